@@ -1,0 +1,138 @@
+import { z } from 'zod';
+
+/** Password policy (NIST 800-63B style): length only, no composition rules, no common ones. */
+export const PASSWORD_MIN_LENGTH = 8;
+/** Long passphrases are welcome; the ceiling only bounds hashing work. */
+export const PASSWORD_MAX_LENGTH = 256;
+export const ACTIVATION_CODE_LENGTH = 6;
+export const CODE_TTL_MINUTES = 10;
+export const CODE_MAX_ATTEMPTS = 5;
+
+/** A short list of the most common passwords; the server refuses these (and the e-mail itself). */
+export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
+  '12345678', '123456789', '1234567890', '12345678910', 'password', 'password1', 'password123',
+  'passw0rd', 'qwertyuiop', 'qwerty123', 'qwerty12', '11111111', '00000000', '88888888',
+  'iloveyou', 'sunshine', 'princess', 'football', 'baseball', 'welcome1', 'welcome123',
+  'abc12345', 'abcd1234', 'admin123', 'administrator', 'letmein1', 'trustno1', 'superman',
+  'starwars', 'whatever', 'computer', 'internet', 'michelle', 'jennifer', 'password!',
+  'p@ssw0rd', 'p@ssword', '1q2w3e4r', '1qaz2wsx', 'zaq12wsx', 'asdfghjk', 'asdf1234',
+  'changeme', 'changeme123', 'qwertyui', 'mustang1', 'dragon12', 'monkey12', 'shadow12',
+  'master12', 'football1', 'baseball1', 'portolan', 'portolan1',
+]);
+
+/** Returns an error message for a password the policy refuses, or null when it is acceptable. */
+export function passwordProblem(password: string, email?: string): string | null {
+  if (password.length < PASSWORD_MIN_LENGTH)
+    return `Use at least ${PASSWORD_MIN_LENGTH} characters.`;
+  if (password.length > PASSWORD_MAX_LENGTH)
+    return `Use at most ${PASSWORD_MAX_LENGTH} characters.`;
+  const lowered = password.toLowerCase();
+  if (COMMON_PASSWORDS.has(lowered)) return 'This password is too common. Choose another one.';
+  if (email) {
+    const e = email.trim().toLowerCase();
+    if (lowered === e || lowered === e.split('@')[0])
+      return 'The password cannot be your e-mail address.';
+  }
+  return null;
+}
+
+/** E-mails are trimmed and compared case-insensitively. */
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email({ message: 'Enter a valid e-mail address.' }));
+
+const passwordField = z.string().min(1, 'Enter a password.').max(PASSWORD_MAX_LENGTH);
+
+export const registrationRequestSchema = z.strictObject({
+  email: emailSchema,
+  password1: passwordField,
+  password2: passwordField,
+  first_name: z.string().trim().min(1, 'Enter your first name.').max(150),
+  last_name: z.string().trim().min(1, 'Enter your last name.').max(150),
+  plan: z.enum(['STANDARD', 'PROFESSIONAL', 'BUSINESS', 'CUSTOM']).nullish(),
+});
+export type RegistrationRequest = z.infer<typeof registrationRequestSchema>;
+
+/** What registration and "not yet activated" answers carry: a token to submit the code with. */
+export const activationTokenResponseSchema = z.object({
+  token: z.string().describe('Activation token; send it as the Authorization header'),
+  email: z.string(),
+  detail: z.string(),
+});
+export type ActivationTokenResponse = z.infer<typeof activationTokenResponseSchema>;
+
+export const activationRequestSchema = z.strictObject({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail.'),
+});
+
+export const detailResponseSchema = z.object({ detail: z.string() });
+
+export const appLoginRequestSchema = z.strictObject({
+  email: emailSchema,
+  password: z.string().min(1, 'Enter your password.').max(PASSWORD_MAX_LENGTH),
+});
+export type AppLoginRequest = z.infer<typeof appLoginRequestSchema>;
+
+export const loginRequestSchema = z.strictObject({
+  username: emailSchema,
+  password: z.string().min(1, 'Enter your password.').max(PASSWORD_MAX_LENGTH),
+});
+
+export const tokenResponseSchema = z.object({ token: z.string() });
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+export const refreshRequestSchema = z.strictObject({ token: z.string().min(1) });
+
+export const userSchema = z.object({
+  user_id: z.uuid(),
+  pk: z.uuid(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  phone: z.string(),
+  avatar: z.string().nullable(),
+  can_create_client: z.boolean(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const userUpdateSchema = z.strictObject({
+  first_name: z.string().trim().min(1, 'Enter your first name.').max(150).optional(),
+  last_name: z.string().trim().min(1, 'Enter your last name.').max(150).optional(),
+  phone: z
+    .string()
+    .trim()
+    .max(32)
+    .regex(/^[+\d][\d\s().-]*$|^$/, 'Enter a phone number with digits, spaces and + ( ) - only.')
+    .optional(),
+  avatar: z.string().max(1024).nullable().optional(),
+});
+export type UserUpdate = z.infer<typeof userUpdateSchema>;
+
+export const passwordResetRequestSchema = z.strictObject({ email: emailSchema });
+export const passwordResetResponseSchema = z.object({ detail: z.string(), token: z.string() });
+export const passwordResetIdentitySchema = z.strictObject({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail.'),
+  token: z.string().min(1),
+});
+export const passwordResetConfirmSchema = z.strictObject({
+  token: z.string().min(1),
+  password: passwordField,
+});
+export const passwordChangeSchema = z.strictObject({
+  old_password: z.string().min(1, 'Enter your current password.').max(PASSWORD_MAX_LENGTH),
+  new_password1: passwordField,
+  new_password2: passwordField,
+});
+
+export const googleLoginRequestSchema = z.strictObject({
+  code: z.string().min(1),
+  state: z.string().min(1),
+});

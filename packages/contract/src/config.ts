@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { APP_PROFILE_NAMES } from './constants.ts';
+
+/** The public build switches and settings the API serves to the web app at GET /v1/config. */
+export const publicConfigSchema = z.object({
+  version: z.string(),
+  brand: z.string(),
+  app_profile: z.enum(APP_PROFILE_NAMES as [string, ...string[]]),
+  modules: z.array(z.string()).describe('Module codes of the active app profile'),
+  support_email: z.string(),
+  features: z.object({
+    registration: z.boolean(),
+    google_login: z.boolean().describe('True only when the switch is on and a Google client id is set'),
+    billing: z.boolean(),
+    auto_pick_workspace: z.boolean(),
+    modern_look: z.boolean(),
+    analytics: z.boolean(),
+  }),
+});
+export type PublicConfig = z.infer<typeof publicConfigSchema>;
+
+export const healthSchema = z.object({
+  status: z.literal('ok'),
+  database: z.enum(['pglite', 'postgres']),
+  version: z.string(),
+});
+export type Health = z.infer<typeof healthSchema>;

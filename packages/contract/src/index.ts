@@ -1,0 +1,6 @@
+export * from './errors.ts';
+export * from './messages.ts';
+export * from './constants.ts';
+export * from './config.ts';
+export * from './auth.ts';
+export * from './pagination.ts';
