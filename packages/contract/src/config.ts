@@ -10,7 +10,9 @@ export const publicConfigSchema = z.object({
   support_email: z.string(),
   features: z.object({
     registration: z.boolean(),
-    google_login: z.boolean().describe('True only when the switch is on and a Google client id is set'),
+    google_login: z
+      .boolean()
+      .describe('True only when the switch is on and a Google client id is set'),
     billing: z.boolean(),
     auto_pick_workspace: z.boolean(),
     modern_look: z.boolean(),

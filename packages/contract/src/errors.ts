@@ -34,7 +34,9 @@ export const ErrorCode = {
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 export const errorDetailSchema = z.object({
-  field: z.string().describe('Dotted path of the offending field, or the part of the request (body, query)'),
+  field: z
+    .string()
+    .describe('Dotted path of the offending field, or the part of the request (body, query)'),
   message: z.string(),
 });
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;

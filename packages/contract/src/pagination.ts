@@ -16,4 +16,9 @@ export function paginated<T extends z.ZodType>(item: T) {
     results: z.array(item),
   });
 }
-export type Paginated<T> = { count: number; next: number | null; previous: number | null; results: T[] };
+export type Paginated<T> = {
+  count: number;
+  next: number | null;
+  previous: number | null;
+  results: T[];
+};

@@ -1,0 +1,104 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppConfig } from './config.ts';
+import type { AppContext } from './context.ts';
+import type { Database } from './db/client.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { OutboxWorker } from './lib/mail/outbox.ts';
+import {
+  createFileTransport,
+  createSmtpTransport,
+  type MailTransport,
+} from './lib/mail/transport.ts';
+import { resolveJwtSecret } from './lib/secrets.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { registerSecurity } from './plugins/security.ts';
+import { registerSpa } from './plugins/static-spa.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { systemRoutes } from './modules/system/routes.ts';
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+export interface AppDeps {
+  /** An open, migrated database (server.ts opens it under the DATA_DIR lock; tests bring their own). */
+  database: Database;
+  clock?: Clock;
+  mailTransport?: MailTransport;
+  logger?: FastifyServerOptions['logger'];
+  /** Start the mail outbox worker (off in tests, which drain it by hand). */
+  startWorkers?: boolean;
+}
+
+/** JSON bodies above this answer 413. Uploads have their own limit. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    genReqId: () => crypto.randomUUID(),
+    ajv: undefined,
+    routerOptions: { ignoreTrailingSlash: false },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // JSON only: a text/plain body sent to a JSON route answers 415 instead of being parsed.
+  app.removeContentTypeParser('text/plain');
+
+  const clock = deps.clock ?? systemClock;
+  const jwtSecret = resolveJwtSecret(config.jwtSecret, config.dataDir);
+  const transport =
+    deps.mailTransport ??
+    (config.smtpUrl
+      ? createSmtpTransport(config.smtpUrl, config.mailFrom)
+      : createFileTransport(path.join(config.dataDir, 'mail'), config.mailFrom, app.log));
+  const outbox = new OutboxWorker(deps.database.db, transport, clock, app.log);
+
+  const ctx: AppContext = {
+    config,
+    database: deps.database,
+    db: deps.database.db,
+    clock,
+    jwtKey: new TextEncoder().encode(jwtSecret),
+    mail: { brand: config.brand, publicUrl: config.publicUrl, supportEmail: config.supportEmail },
+    outbox,
+  };
+  app.decorate('ctx', ctx);
+
+  registerErrorHandling(app);
+  await registerSecurity(app);
+  await registerOpenApi(app);
+  registerAuth(app);
+
+  await app.register(systemRoutes);
+  await app.register(authRoutes);
+
+  await registerSpa(app, config.webDist);
+
+  if (deps.startWorkers) app.addHook('onReady', async () => outbox.start());
+  app.addHook('onClose', async () => outbox.stop());
+  return app as unknown as App;
+}

@@ -1,0 +1,132 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { APP_PROFILE_NAMES, APP_VERSION, type AppProfile } from '@portolan/contract';
+
+/**
+ * All configuration comes from the environment and is parsed here once, at start-up.
+ * Defaults make `npm start` work with nothing set; a bad value stops start-up naming the variable.
+ */
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], {
+      message: 'expected true or false',
+    })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes', 'on'].includes(v)));
+
+const csv = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (v) => {
+        try {
+          return protocols.includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `expected a URL starting with ${protocols.join(' or ')}//`,
+    );
+
+const envSchema = z.object({
+  NODE_ENV: z.string().optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_URL: url(['http:', 'https:'])
+    .default('http://localhost:3000')
+    .transform((v) => v.replace(/\/+$/, '')),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  MAIL_FROM: z.string().default('Portolan <no-reply@portolan.local>'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_ISSUER: url(['http:', 'https:']).default('https://accounts.google.com'),
+  PAYMENT_GATEWAY: z.enum(['sandbox', 'stripe']).default('sandbox'),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_API_BASE: url(['http:', 'https:']).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  FEATURE_REGISTRATION: bool(true),
+  FEATURE_GOOGLE_LOGIN: bool(true),
+  FEATURE_BILLING: bool(true),
+  FEATURE_AUTO_PICK_WORKSPACE: bool(false),
+  FEATURE_MODERN_LOOK: bool(false),
+  FEATURE_ANALYTICS: bool(true),
+  APP_PROFILE: z.enum(APP_PROFILE_NAMES as [AppProfile, ...AppProfile[]]).default('transit'),
+  SUPPORT_EMAIL: z.email().default('support@example.com'),
+  INTERNAL_EMAIL_DOMAINS: csv,
+  CUSTOM_TEMPLATE_EMAIL_DOMAINS: csv,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: bool(false),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  // Empty strings count as unset, so `FOO= npm start` behaves like no FOO at all.
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    version: APP_VERSION,
+    brand: 'Portolan',
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: e.PUBLIC_URL,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    jwtSecret: e.JWT_SECRET,
+    google: {
+      clientId: e.GOOGLE_CLIENT_ID,
+      clientSecret: e.GOOGLE_CLIENT_SECRET,
+      issuer: e.GOOGLE_ISSUER,
+    },
+    payments: {
+      gateway: e.PAYMENT_GATEWAY,
+      stripeSecretKey: e.STRIPE_SECRET_KEY,
+      stripeApiBase: e.STRIPE_API_BASE,
+      stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    },
+    features: {
+      registration: e.FEATURE_REGISTRATION,
+      googleLogin: e.FEATURE_GOOGLE_LOGIN,
+      billing: e.FEATURE_BILLING,
+      autoPickWorkspace: e.FEATURE_AUTO_PICK_WORKSPACE,
+      modernLook: e.FEATURE_MODERN_LOOK,
+      analytics: e.FEATURE_ANALYTICS,
+    },
+    appProfile: e.APP_PROFILE,
+    supportEmail: e.SUPPORT_EMAIL,
+    internalEmailDomains: e.INTERNAL_EMAIL_DOMAINS,
+    customTemplateEmailDomains: e.CUSTOM_TEMPLATE_EMAIL_DOMAINS,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    /** Where the built web app lives; served with an SPA fallback when present. */
+    webDist: path.resolve(import.meta.dirname, '../../web/dist'),
+  };
+}
+
+export type AppConfig = ReturnType<typeof loadConfig>;
+
+export class ConfigError extends Error {}

@@ -1,0 +1,23 @@
+import type { AppConfig } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import type { Clock } from './lib/clock.ts';
+import type { MailContext } from './lib/mail/templates.ts';
+import type { OutboxWorker } from './lib/mail/outbox.ts';
+
+/** What every module's service needs from the running app; built once in buildApp. */
+export interface AppContext {
+  config: AppConfig;
+  database: Database;
+  db: Db;
+  clock: Clock;
+  /** HS256 key for every token the server signs. */
+  jwtKey: Uint8Array;
+  mail: MailContext;
+  outbox: OutboxWorker;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}

@@ -1,0 +1,113 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { id, timestamps, ts } from './columns.ts';
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    /** argon2id PHC string; null for accounts that only sign in with Google. */
+    password_hash: text('password_hash'),
+    first_name: text('first_name').notNull().default(''),
+    last_name: text('last_name').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    avatar: text('avatar'),
+    enabled: boolean('enabled').notNull().default(true),
+    can_create_client: boolean('can_create_client').notNull().default(false),
+    /** Null until the account is activated (code, reset, invitation or a verified Google e-mail). */
+    email_verified_at: ts('email_verified_at'),
+    last_login_at: ts('last_login_at'),
+    ...timestamps(),
+    deleted_at: ts('deleted_at'),
+  },
+  (t) => [
+    // One live account per e-mail, compared case-insensitively.
+    uniqueIndex('users_email_lower_key')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.deleted_at} is null`),
+  ],
+);
+
+/** A sign-in. Tokens are short JWTs bound to one of these rows; revoking the row kills the token. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    created_at: ts('created_at').notNull().defaultNow(),
+    last_refreshed_at: ts('last_refreshed_at').notNull().defaultNow(),
+    /** Absolute lifetime: no refresh can extend a session past this. */
+    expires_at: ts('expires_at').notNull(),
+    revoked_at: ts('revoked_at'),
+    user_agent: text('user_agent'),
+    ip: text('ip'),
+  },
+  (t) => [index('sessions_user_id_idx').on(t.user_id)],
+);
+
+/**
+ * One-time codes (activation, password reset). Only an HMAC of the code is stored; each row
+ * allows a few attempts, expires, and is consumed once.
+ */
+export const oneTimeCodes = pgTable(
+  'one_time_codes',
+  {
+    id: id(),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['activation', 'password_reset'] }).notNull(),
+    code_hash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expires_at: ts('expires_at').notNull(),
+    /** Password reset: set when the code was exchanged for a reset token. */
+    verified_at: ts('verified_at'),
+    consumed_at: ts('consumed_at'),
+    created_at: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('one_time_codes_user_purpose_idx').on(t.user_id, t.purpose)],
+);
+
+/** A link between a user and an external identity (Google): keyed on (provider, subject). */
+export const oauthAccounts = pgTable(
+  'oauth_accounts',
+  {
+    id: id(),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    subject: text('subject').notNull(),
+    email: text('email'),
+    created_at: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('oauth_accounts_provider_subject_key').on(t.provider, t.subject),
+    index('oauth_accounts_user_id_idx').on(t.user_id),
+  ],
+);
+
+/** An OIDC sign-in in progress: state, nonce and PKCE verifier, single use and short-lived. */
+export const oidcLogins = pgTable('oidc_logins', {
+  state: text('state').primaryKey(),
+  nonce: text('nonce').notNull(),
+  code_verifier: text('code_verifier').notNull(),
+  return_path: text('return_path'),
+  expires_at: ts('expires_at').notNull(),
+  created_at: ts('created_at').notNull().defaultNow(),
+});
+
+/** Failed sign-ins per account, for the 10-in-15-minutes lockout (shared by every instance). */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    ip: text('ip'),
+    created_at: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('login_failures_email_created_idx').on(t.email, t.created_at)],
+);

@@ -1,0 +1,72 @@
+import { CODE_TTL_MINUTES } from '@portolan/contract';
+import type { OutgoingMail } from './transport.ts';
+
+/** Every e-mail shares one layout, in HTML and plain text. */
+export interface MailContext {
+  brand: string;
+  publicUrl: string;
+  supportEmail: string;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+function layout(
+  ctx: MailContext,
+  to: string,
+  subject: string,
+  parts: { greeting: string; lines: string[]; code?: string; footer?: string },
+): OutgoingMail {
+  const text = [
+    parts.greeting,
+    '',
+    ...parts.lines,
+    ...(parts.code ? ['', parts.code, ''] : []),
+    ...(parts.footer ? [parts.footer, ''] : []),
+    `Questions? Write to ${ctx.supportEmail}.`,
+    `— ${ctx.brand} (${ctx.publicUrl})`,
+  ].join('\n');
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f4f6f8;font-family:Arial,Helvetica,sans-serif;color:#1f2933">
+<table role="presentation" width="100%" cellspacing="0" cellpadding="0"><tr><td align="center">
+<table role="presentation" width="560" cellspacing="0" cellpadding="0" style="background:#ffffff;border-radius:8px;padding:32px">
+<tr><td style="font-size:20px;font-weight:bold;color:#1864ab;padding-bottom:16px">${escapeHtml(ctx.brand)}</td></tr>
+<tr><td style="font-size:15px;line-height:1.5">
+<p>${escapeHtml(parts.greeting)}</p>
+${parts.lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
+${parts.code ? `<p style="font-size:32px;letter-spacing:8px;font-weight:bold;text-align:center;margin:24px 0">${escapeHtml(parts.code)}</p>` : ''}
+${parts.footer ? `<p style="color:#52606d">${escapeHtml(parts.footer)}</p>` : ''}
+</td></tr>
+<tr><td style="font-size:12px;color:#7b8794;padding-top:24px;border-top:1px solid #e4e7eb">
+Questions? Write to <a href="mailto:${escapeHtml(ctx.supportEmail)}">${escapeHtml(ctx.supportEmail)}</a>.
+<br><a href="${escapeHtml(ctx.publicUrl)}">${escapeHtml(ctx.publicUrl)}</a>
+</td></tr></table></td></tr></table></body></html>`;
+  return { to, subject, text, html };
+}
+
+export function activationCodeMail(ctx: MailContext, to: string, firstName: string, code: string) {
+  return layout(ctx, to, `Your ${ctx.brand} activation code`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [`Enter this code to activate your ${ctx.brand} account:`],
+    code,
+    footer: `The code expires in ${CODE_TTL_MINUTES} minutes. If you did not register, ignore this e-mail.`,
+  });
+}
+
+export function passwordResetCodeMail(
+  ctx: MailContext,
+  to: string,
+  firstName: string,
+  code: string,
+) {
+  return layout(ctx, to, `Your ${ctx.brand} password reset code`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [`Enter this code to choose a new ${ctx.brand} password:`],
+    code,
+    footer: `The code expires in ${CODE_TTL_MINUTES} minutes. If you did not ask for a reset, ignore this e-mail; your password stays as it is.`,
+  });
+}

@@ -1,0 +1,60 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Where mail goes: a real SMTP server, or (with no SMTP_URL) .eml files and the log. */
+export interface MailTransport {
+  readonly kind: 'smtp' | 'file';
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+export function createSmtpTransport(smtpUrl: string, from: string): MailTransport {
+  const transporter = nodemailer.createTransport(smtpUrl);
+  return {
+    kind: 'smtp',
+    async send(mail) {
+      await transporter.sendMail({ from, ...mail });
+    },
+    close: () => transporter.close(),
+  };
+}
+
+/** Keeps each message as DATA_DIR/mail/<time>-<to>.eml and logs it, for running without SMTP. */
+export function createFileTransport(
+  dir: string,
+  from: string,
+  log: Pick<FastifyBaseLogger, 'info'>,
+): MailTransport {
+  const builder = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  });
+  return {
+    kind: 'file',
+    async send(mail) {
+      const info = await builder.sendMail({ from, ...mail });
+      await fs.mkdir(dir, { recursive: true });
+      const safeTo = mail.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
+      const file = path.join(
+        dir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`,
+      );
+      await fs.writeFile(file, info.message as Buffer);
+      log.info(
+        { to: mail.to, subject: mail.subject, file, text: mail.text },
+        'mail written (no SMTP_URL)',
+      );
+    },
+    close: () => builder.close(),
+  };
+}

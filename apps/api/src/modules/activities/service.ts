@@ -1,0 +1,35 @@
+import type { Db, Tx } from '../../db/client.ts';
+import { activities } from '../../db/schema/index.ts';
+
+export const ActivityAction = {
+  SIGN_IN: 'SIGN_IN',
+  ACCESS_WORKSPACE: 'ACCESS_WORKSPACE',
+  ADD_MEMBER: 'ADD_MEMBER',
+  UPDATE_MEMBER: 'UPDATE_MEMBER',
+  DELETE_MEMBER: 'DELETE_MEMBER',
+} as const;
+export type ActivityAction = (typeof ActivityAction)[keyof typeof ActivityAction];
+
+/** Records what a user did; runs inside the caller's transaction. */
+export async function recordActivity(
+  tx: Db | Tx,
+  entry: {
+    userId: string;
+    action: ActivityAction;
+    objectType?: 'organization' | 'client' | 'user';
+    objectId?: string;
+    organizationId?: string;
+    data?: Record<string, unknown>;
+    at?: Date;
+  },
+): Promise<void> {
+  await tx.insert(activities).values({
+    user_id: entry.userId,
+    action: entry.action,
+    object_type: entry.objectType ?? null,
+    object_id: entry.objectId ?? null,
+    organization_id: entry.organizationId ?? null,
+    data: entry.data ?? {},
+    ...(entry.at && { created_at: entry.at, modified_at: entry.at }),
+  });
+}

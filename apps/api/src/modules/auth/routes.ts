@@ -1,0 +1,153 @@
+import {
+  activationRequestSchema,
+  activationTokenResponseSchema,
+  appLoginRequestSchema,
+  detailResponseSchema,
+  errorBodySchema,
+  loginRequestSchema,
+  refreshRequestSchema,
+  registrationRequestSchema,
+  tokenResponseSchema,
+  userSchema,
+  userUpdateSchema,
+  ErrorCode,
+} from '@portolan/contract';
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../../app.ts';
+import { AppError } from '../../lib/errors.ts';
+import { requireAuth } from '../../plugins/auth.ts';
+import { bearerToken } from './tokens.ts';
+import * as auth from './service.ts';
+import { toUserDto } from './users-repo.ts';
+
+const tags = ['auth'];
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  409: errorBodySchema,
+  429: errorBodySchema,
+};
+const secured = [{ bearerAuth: [] }];
+/** Per-IP limits on the doors people knock on: sign-in, registration, codes. */
+const perIp = (max: number) => ({ rateLimit: { max, timeWindow: '15 minutes' } });
+
+const meta = (request: FastifyRequest) => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'],
+});
+
+export async function authRoutes(app: App): Promise<void> {
+  const { ctx } = app;
+
+  app.post('/v1/rest-auth/registration/', {
+    config: perIp(20),
+    schema: {
+      tags,
+      summary: 'Register; e-mails a 6-digit activation code and returns the activation token',
+      body: registrationRequestSchema,
+      response: { 201: activationTokenResponseSchema, ...errors, 403: errorBodySchema },
+    },
+    handler: async (request, reply) => {
+      if (!ctx.config.features.registration) {
+        throw new AppError(
+          403,
+          ErrorCode.FEATURE_DISABLED,
+          'Registration is closed. Ask your organization for an invitation.',
+        );
+      }
+      return reply.status(201).send(await auth.register(ctx, request.body));
+    },
+  });
+
+  app.patch('/v1/rest-auth/registration/activation/', {
+    config: perIp(30),
+    schema: {
+      tags,
+      summary: 'Activate the account with the e-mailed code (activation token as Authorization)',
+      body: activationRequestSchema,
+      response: { 200: detailResponseSchema, ...errors },
+    },
+    handler: async (request) =>
+      auth.activate(ctx, bearerToken(request.headers.authorization), request.body.code),
+  });
+
+  app.get('/v1/rest-auth/registration/activation/resend-code/', {
+    config: perIp(10),
+    schema: {
+      tags,
+      summary: 'E-mail a new activation code (activation token as Authorization)',
+      response: { 200: detailResponseSchema, ...errors },
+    },
+    handler: async (request) =>
+      auth.resendActivation(ctx, bearerToken(request.headers.authorization)),
+  });
+
+  app.post('/v1/rest-auth/app/login/', {
+    config: perIp(50),
+    schema: {
+      tags,
+      summary: 'Sign in with e-mail and password',
+      body: appLoginRequestSchema,
+      response: { 200: tokenResponseSchema, ...errors, 403: errorBodySchema },
+    },
+    handler: async (request) =>
+      auth.login(ctx, request.body.email, request.body.password, meta(request)),
+  });
+
+  app.post('/v1/rest-auth/login/', {
+    config: perIp(50),
+    schema: {
+      tags,
+      summary: 'Sign in with username (the e-mail) and password',
+      body: loginRequestSchema,
+      response: { 200: tokenResponseSchema, ...errors, 403: errorBodySchema },
+    },
+    handler: async (request) =>
+      auth.login(ctx, request.body.username, request.body.password, meta(request)),
+  });
+
+  app.post('/v1/rest-auth/logout/', {
+    preHandler: app.authenticate,
+    schema: {
+      tags,
+      summary: 'Sign out: revokes this session',
+      security: secured,
+      response: { 200: detailResponseSchema, 401: errorBodySchema },
+    },
+    handler: async (request) => auth.logout(ctx, requireAuth(request).sessionId),
+  });
+
+  app.post('/v1/rest-auth/app/jwt-refresh/', {
+    config: perIp(120),
+    schema: {
+      tags,
+      summary: 'Exchange a valid token for a fresh one of the same session',
+      body: refreshRequestSchema,
+      response: { 200: tokenResponseSchema, ...errors },
+    },
+    handler: async (request) => auth.refresh(ctx, request.body.token),
+  });
+
+  app.get('/v1/rest-auth/user/', {
+    preHandler: app.authenticate,
+    schema: {
+      tags,
+      summary: 'The signed-in user',
+      security: secured,
+      response: { 200: userSchema, 401: errorBodySchema },
+    },
+    handler: async (request) => toUserDto(requireAuth(request).user),
+  });
+
+  app.patch('/v1/rest-auth/user/', {
+    preHandler: app.authenticate,
+    schema: {
+      tags,
+      summary: 'Change names, phone or avatar of the signed-in user (not the e-mail)',
+      security: secured,
+      body: userUpdateSchema,
+      response: { 200: userSchema, 400: errorBodySchema, 401: errorBodySchema },
+    },
+    handler: async (request) => auth.updateUser(ctx, requireAuth(request).userId, request.body),
+  });
+}

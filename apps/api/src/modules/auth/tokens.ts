@@ -1,0 +1,84 @@
+import crypto from 'node:crypto';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { Clock } from '../../lib/clock.ts';
+
+/**
+ * Every token the server signs is an HS256 JWT whose audience says what it is for, so a token
+ * of one kind can never be used as another.
+ */
+export const Audience = {
+  session: 'portolan',
+  activation: 'portolan:activation',
+  passwordReset: 'portolan:password-reset',
+  passwordResetConfirm: 'portolan:password-reset-confirm',
+} as const;
+export type Audience = (typeof Audience)[keyof typeof Audience];
+
+export interface TokenClaims {
+  sub: string;
+  /** Session id (session tokens) or one-time-code row id (reset tokens). */
+  sid?: string;
+  jti?: string;
+}
+
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+
+export async function signToken(
+  key: Uint8Array,
+  clock: Clock,
+  audience: Audience,
+  claims: TokenClaims,
+  expiresAt: Date,
+): Promise<string> {
+  const jwt = new SignJWT({ ...(claims.sid && { sid: claims.sid }) })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.sub)
+    .setAudience(audience)
+    .setIssuedAt(seconds(clock.now()))
+    .setExpirationTime(seconds(expiresAt))
+    .setJti(claims.jti ?? crypto.randomUUID());
+  return jwt.sign(key);
+}
+
+export interface VerifiedToken {
+  sub: string;
+  sid: string | undefined;
+  jti: string | undefined;
+  iat: number;
+  exp: number;
+}
+
+/** Verifies signature (HS256 only), audience and expiry; returns null for any bad token. */
+export async function verifyToken(
+  key: Uint8Array,
+  clock: Clock,
+  audience: Audience,
+  token: string,
+): Promise<VerifiedToken | null> {
+  try {
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      audience,
+      currentDate: clock.now(),
+      requiredClaims: ['sub', 'exp', 'iat'],
+    });
+    if (typeof payload.sub !== 'string') return null;
+    return {
+      sub: payload.sub,
+      sid: typeof payload.sid === 'string' ? payload.sid : undefined,
+      jti: payload.jti,
+      iat: payload.iat!,
+      exp: payload.exp!,
+    };
+  } catch (err) {
+    if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
+    throw err;
+  }
+}
+
+/** Reads `Authorization: Bearer <token>` (or the older `JWT <token>`); null when absent. */
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^(?:Bearer|JWT)\s+(\S+)$/i.exec(header.trim());
+  return match?.[1] ?? null;
+}

@@ -1,0 +1,59 @@
+import {
+  APP_PROFILES,
+  errorBodySchema,
+  healthSchema,
+  publicConfigSchema,
+  type PublicConfig,
+} from '@portolan/contract';
+import type { App } from '../../app.ts';
+import { AppError } from '../../lib/errors.ts';
+import { ErrorCode } from '@portolan/contract';
+
+export function publicConfig(ctx: App['ctx']): PublicConfig {
+  const { config } = ctx;
+  return {
+    version: config.version,
+    brand: config.brand,
+    app_profile: config.appProfile,
+    modules: [...APP_PROFILES[config.appProfile]],
+    support_email: config.supportEmail,
+    features: {
+      registration: config.features.registration,
+      google_login: config.features.googleLogin && Boolean(config.google.clientId),
+      billing: config.features.billing,
+      auto_pick_workspace: config.features.autoPickWorkspace,
+      modern_look: config.features.modernLook,
+      analytics: config.features.analytics,
+    },
+  };
+}
+
+export async function systemRoutes(app: App): Promise<void> {
+  const { ctx } = app;
+
+  app.get('/v1/health', {
+    schema: {
+      tags: ['system'],
+      summary: 'Liveness and database check',
+      response: { 200: healthSchema, 503: errorBodySchema },
+    },
+    handler: async (_request, reply) => {
+      try {
+        await ctx.database.ping();
+      } catch (err) {
+        reply.log.error({ err }, 'health: database unreachable');
+        throw new AppError(503, ErrorCode.SERVICE_UNAVAILABLE, 'The database is not reachable.');
+      }
+      return { status: 'ok' as const, database: ctx.database.engine, version: ctx.config.version };
+    },
+  });
+
+  app.get('/v1/config', {
+    schema: {
+      tags: ['system'],
+      summary: 'Public build switches and settings for the web app',
+      response: { 200: publicConfigSchema },
+    },
+    handler: async () => publicConfig(ctx),
+  });
+}

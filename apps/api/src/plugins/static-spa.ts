@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { ErrorCode } from '@portolan/contract';
+import { sendError } from './errors.ts';
+
+const API_PREFIXES = ['/v1/', '/v1', '/docs'];
+
+/**
+ * Serves the built web app: hashed assets with a year-long cache, index.html never cached, and
+ * every other GET that is not an API path answered with index.html (the SPA routes it).
+ */
+export async function registerSpa(app: FastifyInstance, distDir: string): Promise<void> {
+  const indexFile = path.join(distDir, 'index.html');
+  const hasWeb = fs.existsSync(indexFile);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  } else {
+    app.log.warn({ distDir }, 'web app not built: only the API is served (run `npm run build`)');
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const isApi = API_PREFIXES.some(
+      (p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`),
+    );
+    if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+      const assetLike = /\.[a-z0-9]{2,5}$/i.test(url);
+      if (!assetLike) {
+        return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+      }
+    }
+    return sendError(reply, 404, {
+      code: ErrorCode.NOT_FOUND,
+      message: `No route ${request.method} ${url}.`,
+    });
+  });
+}
