@@ -1,0 +1,86 @@
+// The application under test, started by playwright.config.ts as a webServer: builds the web app
+// when apps/web/dist is stale, then runs the real server (node apps/api/src/server.ts) on the
+// run's port with a fresh DATA_DIR (embedded PGlite) and SMTP_URL pointing at the SMTP capture.
+// Its output goes to <run>/server.log (also to our stdout with E2E_SERVER_LOG=1). If it dies on
+// its own, the end of the log is printed so the reason shows in Playwright's output.
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { ROOT, SERVER_ENTRY } from '../../scripts/lib/paths.ts';
+import { exitCodeOf } from '../../scripts/lib/proc.ts';
+import { ensureWebBuild } from '../../scripts/lib/web-build.ts';
+import { currentRun } from './run.ts';
+
+const run = currentRun();
+mkdirSync(run.dataDir, { recursive: true });
+
+// Build output to stderr: Playwright shows a webServer's stderr and hides its stdout.
+// E2E_SKIP_WEB_BUILD=1 serves whatever apps/web/dist holds (to debug the harness or the API).
+if (!process.env.E2E_SKIP_WEB_BUILD && !(await ensureWebBuild((line) => console.error(line)))) {
+  process.exit(1);
+}
+
+const env: NodeJS.ProcessEnv = { ...process.env };
+// Nothing of the developer's own configuration leaks in; E2E_DATABASE_URL opts into PostgreSQL.
+for (const key of Object.keys(env)) {
+  if (
+    /^(PORT|HOST|PUBLIC_URL|DATA_DIR|DATABASE_URL|SMTP_URL|MAIL_FROM|JWT_SECRET|GOOGLE_.*|FEATURE_.*)$/.test(
+      key,
+    )
+  ) {
+    delete env[key];
+  }
+}
+Object.assign(env, {
+  PORT: String(run.appPort),
+  HOST: '127.0.0.1',
+  PUBLIC_URL: run.baseURL,
+  DATA_DIR: run.dataDir,
+  SMTP_URL: `smtp://127.0.0.1:${run.smtpPort}`,
+  MAIL_FROM: 'Portolan <no-reply@portolan.test>',
+  ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+});
+
+const log = createWriteStream(run.serverLog, { flags: 'a' });
+// Its own process group: it gets exactly one SIGTERM, from us, when Playwright stops us.
+const child = spawn(process.execPath, [SERVER_ENTRY], {
+  cwd: ROOT,
+  env,
+  detached: true,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+const echo = !!process.env.E2E_SERVER_LOG;
+for (const stream of [child.stdout, child.stderr]) {
+  stream.on('data', (chunk: Buffer) => {
+    log.write(chunk);
+    if (echo) process.stdout.write(chunk);
+  });
+}
+
+// Playwright stops us with SIGTERM (gracefulShutdown in the config): pass it on once, wait for
+// the server's graceful shutdown, and kill it if that takes more than 10 s.
+let stopping = false;
+const onSignal = () => {
+  if (stopping) return;
+  stopping = true;
+  setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+};
+process.on('SIGTERM', onSignal);
+process.on('SIGINT', onSignal);
+
+child.on('exit', (code, signal) => {
+  log.end(() => {
+    if (!stopping) {
+      const tail = readFileSync(run.serverLog, 'utf8').split('\n').slice(-40).join('\n');
+      process.stderr.write(
+        `\nThe server exited on its own (code ${code}, signal ${signal}). End of ${run.serverLog}:\n${tail}\n`,
+      );
+    }
+    process.exit(stopping ? 0 : exitCodeOf(code, signal) || 1);
+  });
+});
+
+// Never leave the server behind if we go away for any other reason.
+process.on('exit', () => {
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});

@@ -1,0 +1,50 @@
+// Accessibility check with axe-core: fails on any serious or critical violation.
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, type Page, type TestInfo } from '@playwright/test';
+
+const BLOCKING = new Set(['serious', 'critical']);
+
+export interface AxeOptions {
+  /** CSS selectors to leave out (e.g. third-party widgets). */
+  exclude?: string[];
+  /** Rule ids to disable, each with a reason in the calling test. */
+  disableRules?: string[];
+}
+
+/** Analyse the current page (WCAG 2.x A and AA rules and best practices) and fail on blocking ones. */
+export async function expectNoSeriousA11yViolations(
+  page: Page,
+  testInfo: TestInfo,
+  options: AxeOptions = {},
+) {
+  let builder = new AxeBuilder({ page }).withTags([
+    'wcag2a',
+    'wcag2aa',
+    'wcag21a',
+    'wcag21aa',
+    'wcag22aa',
+    'best-practice',
+  ]);
+  for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
+  if (options.disableRules?.length) builder = builder.disableRules(options.disableRules);
+  const results = await builder.analyze();
+
+  await testInfo.attach(`axe ${new URL(page.url()).pathname}`, {
+    body: JSON.stringify(results.violations, null, 2),
+    contentType: 'application/json',
+  });
+  const blocking = results.violations.filter((v) => BLOCKING.has(v.impact ?? ''));
+  const report = blocking
+    .map(
+      (v) =>
+        `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n` +
+        v.nodes
+          .map((n) => `    ${n.target.join(' ')} — ${n.failureSummary?.replace(/\n/g, ' ') ?? ''}`)
+          .join('\n'),
+    )
+    .join('\n');
+  expect(
+    blocking,
+    `serious or critical accessibility violations on ${page.url()}:\n${report}`,
+  ).toEqual([]);
+}

@@ -1,0 +1,83 @@
+// One browser-test run: a fresh temporary folder (server data, captured mail, server log) and two
+// loopback ports (the app and the SMTP capture). playwright.config.ts calls prepareRun() in the
+// runner process, which stores the choice in environment variables; Playwright's worker processes
+// and webServer commands inherit them, so every process that evaluates the config agrees.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface RunInfo {
+  dir: string;
+  dataDir: string;
+  mailDir: string;
+  serverLog: string;
+  appPort: number;
+  smtpPort: number;
+  baseURL: string;
+}
+
+const ENV_DIR = 'PORTOLAN_E2E_RUN_DIR';
+const ENV_APP_PORT = 'PORTOLAN_E2E_APP_PORT';
+const ENV_SMTP_PORT = 'PORTOLAN_E2E_SMTP_PORT';
+
+function info(dir: string, appPort: number, smtpPort: number): RunInfo {
+  return {
+    dir,
+    dataDir: path.join(dir, 'data'),
+    mailDir: path.join(dir, 'mail'),
+    serverLog: path.join(dir, 'server.log'),
+    appPort,
+    smtpPort,
+    baseURL: `http://127.0.0.1:${appPort}`,
+  };
+}
+
+/** Two currently free loopback ports (asked of the OS, synchronously, in a short child process). */
+function freePorts(count: number): number[] {
+  const script = `
+    const net = require('node:net');
+    const servers = Array.from({ length: ${count} }, () => net.createServer());
+    Promise.all(servers.map((s) => new Promise((r) => s.listen(0, '127.0.0.1', () => r(s.address().port)))))
+      .then((ports) => { console.log(ports.join(' ')); servers.forEach((s) => s.close()); });`;
+  const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  return out.trim().split(' ').map(Number);
+}
+
+/** The run of this process tree; created on the first call in the runner process. */
+export function prepareRun(): RunInfo {
+  const existing = process.env[ENV_DIR];
+  if (existing) return currentRun();
+
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'portolan-e2e-'));
+  const [freeApp, freeSmtp] = freePorts(2);
+  const appPort = Number(process.env.E2E_APP_PORT ?? freeApp);
+  const smtpPort = Number(process.env.E2E_SMTP_PORT ?? freeSmtp);
+  process.env[ENV_DIR] = dir;
+  process.env[ENV_APP_PORT] = String(appPort);
+  process.env[ENV_SMTP_PORT] = String(smtpPort);
+
+  // Remove the folder when the runner exits, after Playwright has stopped the servers; keep it
+  // when the run failed (the server log and captured mail help) or when E2E_KEEP_RUN_DIR is set.
+  process.on('exit', (code) => {
+    if (code === 0 && !process.env.E2E_KEEP_RUN_DIR) {
+      rmSync(dir, { recursive: true, force: true });
+    } else {
+      process.stderr.write(`\nbrowser-test run folder kept: ${dir} (server.log, mail/, data/)\n`);
+    }
+  });
+  return info(dir, appPort, smtpPort);
+}
+
+/** The run prepared by the runner process (for fixtures, workers and the webServer commands). */
+export function currentRun(): RunInfo {
+  const dir = process.env[ENV_DIR];
+  const appPort = Number(process.env[ENV_APP_PORT]);
+  const smtpPort = Number(process.env[ENV_SMTP_PORT]);
+  if (!dir || !appPort || !smtpPort) {
+    throw new Error(
+      `${ENV_DIR} is not set: run the browser tests with playwright test (e2e/playwright.config.ts)`,
+    );
+  }
+  return info(dir, appPort, smtpPort);
+}

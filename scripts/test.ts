@@ -1,0 +1,79 @@
+// `npm test`: every test. Stage 1: Vitest (unit, API and web projects of the root config; the API
+// project runs a second time on PostgreSQL when TEST_DATABASE_URL is set). Stage 2: the browser
+// tests (build the web app when stale, then Playwright in e2e/). Both stages always run; the exit
+// code is non-zero when either failed, and a summary of the stages is printed at the end.
+//
+//   npm test                      everything
+//   npm test -- --unit            Vitest only        npm test -- --e2e   browser tests only
+//   npm test -- <other args>      passed to Vitest (e.g. a file filter, -t "name", --project api)
+import { binScript, E2E_DIR, ROOT } from './lib/paths.ts';
+import { formatDuration, run } from './lib/proc.ts';
+import { ensureWebBuild } from './lib/web-build.ts';
+
+interface StageResult {
+  name: string;
+  status: 'passed' | 'failed' | 'skipped';
+  ms: number;
+  note?: string;
+}
+
+const argv = process.argv.slice(2);
+const unitOnly = argv.includes('--unit');
+const e2eOnly = argv.includes('--e2e');
+const vitestArgs = argv.filter((a) => a !== '--unit' && a !== '--e2e');
+
+const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
+const header = (text: string) => console.log(`\n${bold(`=== ${text} ===`)}\n`);
+
+// Ctrl-C reaches the running stage (same process group); we only stop starting new ones.
+let interrupted = false;
+for (const s of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(s, () => {
+    interrupted = true;
+  });
+}
+
+async function stage(name: string, enabled: boolean, body: () => Promise<number | string>) {
+  if (!enabled || interrupted) {
+    results.push({ name, status: 'skipped', ms: 0, note: interrupted ? 'interrupted' : undefined });
+    return;
+  }
+  header(name);
+  const started = Date.now();
+  let outcome: number | string;
+  try {
+    outcome = await body();
+  } catch (error) {
+    outcome = error instanceof Error ? error.message : String(error);
+  }
+  const ms = Date.now() - started;
+  if (outcome === 0) {
+    results.push({ name, status: 'passed', ms });
+  } else {
+    const note = typeof outcome === 'number' ? `exit code ${outcome}` : outcome;
+    results.push({ name, status: 'failed', ms, note });
+  }
+}
+
+const results: StageResult[] = [];
+
+await stage('Vitest: unit, API and web tests', !e2eOnly, () =>
+  run(process.execPath, [binScript('vitest', 'vitest'), 'run', ...vitestArgs], { cwd: ROOT }),
+);
+
+await stage('Browser tests (Playwright, Chromium)', !unitOnly, async () => {
+  if (!(await ensureWebBuild((line) => console.log(line)))) return 'the web build failed';
+  return run(process.execPath, [binScript('@playwright/test', 'playwright', E2E_DIR), 'test'], {
+    cwd: E2E_DIR,
+  });
+});
+
+header('Summary');
+const icon = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' } as const;
+for (const r of results) {
+  const time = r.status === 'skipped' ? '' : ` (${formatDuration(r.ms)})`;
+  console.log(`  ${icon[r.status]}  ${r.name}${time}${r.note ? ` — ${r.note}` : ''}`);
+}
+const failed = results.some((r) => r.status === 'failed') || interrupted;
+console.log(failed ? '\nSome tests failed.' : '\nAll tests passed.');
+process.exitCode = failed ? 1 : 0;
