@@ -70,6 +70,8 @@ const envSchema = z.object({
   CUSTOM_TEMPLATE_EMAIL_DOMAINS: csv,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool(false),
+  /** Where the built web app is; defaults to apps/web/dist beside this package. */
+  WEB_DIST: z.string().optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -123,7 +125,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     /** Where the built web app lives; served with an SPA fallback when present. */
-    webDist: path.resolve(import.meta.dirname, '../../web/dist'),
+    webDist: e.WEB_DIST
+      ? path.resolve(e.WEB_DIST)
+      : path.resolve(import.meta.dirname, '../../web/dist'),
   };
 }
 

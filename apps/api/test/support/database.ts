@@ -1,0 +1,40 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openPostgres, wrapPglite, type Database } from '../../src/db/client.ts';
+import { withDatabase } from './global-setup-postgres.ts';
+
+export const testEngine = (process.env.TEST_DB_ENGINE ?? 'pglite') as 'pglite' | 'postgres';
+
+/** A migrated database of the test file's own, on the engine of the running project. */
+export async function createTestDatabase(): Promise<Database> {
+  if (testEngine === 'postgres') return createPostgresCopy();
+  const tar = await fs.readFile(inject('pgliteSnapshot'));
+  const client = await PGlite.create({ loadDataDir: new Blob([tar]) });
+  return wrapPglite(client);
+}
+
+async function createPostgresCopy(): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL!;
+  const name = `portolan_t_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name} template ${inject('pgTemplateDb')}`);
+  } finally {
+    await admin.end();
+  }
+  const database = openPostgres(withDatabase(url, name), { max: 5 });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`).catch(() => {});
+      await cleanup.end();
+    },
+  };
+}

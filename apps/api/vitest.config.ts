@@ -1,0 +1,42 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * API tests run through app.inject on a database of their own per test file: a restored PGlite
+ * snapshot, and again on PostgreSQL (a database cloned from a migrated template) when
+ * TEST_DATABASE_URL is set. Each project's name says which engine ran.
+ */
+const root = import.meta.dirname;
+const common = {
+  root,
+  include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+  environment: 'node' as const,
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          ...common,
+          name: 'api (pglite)',
+          globalSetup: ['test/support/global-setup-pglite.ts'],
+          env: { TEST_DB_ENGINE: 'pglite' },
+        },
+      },
+      ...(process.env.TEST_DATABASE_URL
+        ? [
+            {
+              test: {
+                ...common,
+                name: 'api (postgres)',
+                globalSetup: ['test/support/global-setup-postgres.ts'],
+                env: { TEST_DB_ENGINE: 'postgres' },
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+});
