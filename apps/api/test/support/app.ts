@@ -9,6 +9,8 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { createTestDatabase } from './database.ts';
 import { extractCode, Mailbox } from './mailbox.ts';
 
+export { extractCode as extractCodeFrom };
+
 export interface TestApp {
   app: App;
   ctx: AppContext;

@@ -9,8 +9,11 @@ const MAX_ATTEMPTS = 8;
 const BATCH = 20;
 
 /** Queue a message inside the caller's transaction: it is sent only if the change commits. */
-export async function enqueueMail(tx: Db | Tx, mail: OutgoingMail): Promise<void> {
+export async function enqueueMail(tx: Db | Tx, clock: Clock, mail: OutgoingMail): Promise<void> {
+  const now = clock.now();
   await tx.insert(mailOutbox).values({
+    created_at: now,
+    next_attempt_at: now,
     to_address: mail.to,
     subject: mail.subject,
     text_body: mail.text,
@@ -59,7 +62,7 @@ export class OutboxWorker {
   /** Deliver soon (after a message was queued), without waiting for the next tick. */
   kick(): void {
     if (this.stopped || this.running) return;
-    this.running = this.drain()
+    this.running = this.sendDue()
       .catch((err) => {
         this.log.error({ err }, 'mail outbox run failed');
         return 0;
@@ -69,8 +72,13 @@ export class OutboxWorker {
       });
   }
 
-  /** Send everything due now; returns how many were sent. Tests call this directly. */
+  /** Wait for a run in flight, then send everything due now; returns how many were sent. */
   async drain(): Promise<number> {
+    await this.running;
+    return this.sendDue();
+  }
+
+  private async sendDue(): Promise<number> {
     let sent = 0;
     for (;;) {
       const batch = await this.claim();

@@ -83,7 +83,11 @@ export async function register(ctx: AppContext, input: RegistrationRequest) {
         })
         .returning();
       const { code } = await issueCode(tx, ctx.jwtKey, ctx.clock, user!.id, 'activation');
-      await enqueueMail(tx, activationCodeMail(ctx.mail, user!.email, user!.first_name, code));
+      await enqueueMail(
+        tx,
+        ctx.clock,
+        activationCodeMail(ctx.mail, user!.email, user!.first_name, code),
+      );
       return user!;
     })
     .catch((err: unknown) => {
@@ -156,7 +160,11 @@ export async function resendActivation(ctx: AppContext, token: string | null) {
   if (isActive(user)) throw alreadyActive();
   await ctx.db.transaction(async (tx) => {
     const { code } = await issueCode(tx, ctx.jwtKey, ctx.clock, user.id, 'activation');
-    await enqueueMail(tx, activationCodeMail(ctx.mail, user.email, user.first_name, code));
+    await enqueueMail(
+      tx,
+      ctx.clock,
+      activationCodeMail(ctx.mail, user.email, user.first_name, code),
+    );
   });
   ctx.outbox.kick();
   return { detail: 'We sent a new 6-digit code to your e-mail.' };
