@@ -46,7 +46,7 @@ const envSchema = z.object({
   PUBLIC_URL: url(['http:', 'https:'])
     .default('http://localhost:3000')
     .transform((v) => v.replace(/\/+$/, '')),
-  DATA_DIR: z.string().default('./data'),
+  DATA_DIR: z.string().optional(),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   MAIL_FROM: z.string().default('Portolan <no-reply@portolan.local>'),
@@ -76,6 +76,9 @@ const envSchema = z.object({
 
 export type Env = z.input<typeof envSchema>;
 
+/** The repository root (apps/api/src/ is three levels down). */
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+
 export function loadConfig(env: Record<string, string | undefined> = process.env) {
   // Empty strings count as unset, so `FOO= npm start` behaves like no FOO at all.
   const cleaned = Object.fromEntries(
@@ -87,7 +90,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const dataDir = path.resolve(e.DATA_DIR);
+  // Relative paths are taken from where the command was typed (npm's INIT_CWD), so that
+  // `npm start` and `npm run seed` from the repository root share ./data.
+  const baseDir = env.INIT_CWD ?? process.cwd();
+  const dataDir = e.DATA_DIR ? path.resolve(baseDir, e.DATA_DIR) : path.join(REPO_ROOT, 'data');
   return {
     version: APP_VERSION,
     brand: 'Portolan',

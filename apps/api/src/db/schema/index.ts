@@ -2,3 +2,4 @@ export * from './users.ts';
 export * from './mail.ts';
 export * from './activities.ts';
 export * from './uploads.ts';
+export * from './organizations.ts';

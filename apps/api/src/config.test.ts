@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, REPO_ROOT } from './config.ts';
+
+describe('configuration', () => {
+  it('works with nothing set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:3000',
+      dataDir: path.join(REPO_ROOT, 'data'),
+      databaseUrl: undefined,
+      appProfile: 'transit',
+      supportEmail: 'support@example.com',
+      features: {
+        registration: true,
+        googleLogin: true,
+        billing: true,
+        autoPickWorkspace: false,
+        modernLook: false,
+        analytics: true,
+      },
+      payments: { gateway: 'sandbox' },
+      internalEmailDomains: [],
+    });
+  });
+
+  it('reads switches, lists and relative paths', () => {
+    const config = loadConfig({
+      FEATURE_BILLING: 'false',
+      FEATURE_AUTO_PICK_WORKSPACE: '1',
+      INTERNAL_EMAIL_DOMAINS: ' Portolan.io, example.org ,',
+      DATA_DIR: 'var/data',
+      INIT_CWD: '/srv/portolan',
+      PUBLIC_URL: 'https://portal.example.com/',
+    });
+    expect(config.features.billing).toBe(false);
+    expect(config.features.autoPickWorkspace).toBe(true);
+    expect(config.internalEmailDomains).toEqual(['portolan.io', 'example.org']);
+    expect(config.dataDir).toBe('/srv/portolan/var/data');
+    expect(config.publicUrl).toBe('https://portal.example.com');
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['SMTP_URL', 'not a url'],
+    ['FEATURE_REGISTRATION', 'maybe'],
+    ['APP_PROFILE', 'shipping'],
+    ['PAYMENT_GATEWAY', 'paypal'],
+    ['JWT_SECRET', 'short'],
+  ])('stops on a bad %s, naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+    });
+  });
+});
