@@ -1,0 +1,46 @@
+import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+
+/** Portolan's ocean blue; shade 7 (the primary shade) keeps 5.9:1 contrast with white text. */
+const ocean: MantineColorsTuple = [
+  '#e6f4f8',
+  '#cde6ee',
+  '#9ccbdc',
+  '#67aec9',
+  '#3d96b9',
+  '#2386ad',
+  '#137ea8',
+  '#046c93',
+  '#005f84',
+  '#005275',
+];
+
+export const theme = createTheme({
+  primaryColor: 'ocean',
+  primaryShade: { light: 7, dark: 5 },
+  colors: { ocean },
+  defaultRadius: 'md',
+  cursorType: 'pointer',
+  focusRing: 'auto',
+  fontFamily:
+    'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  headings: {
+    fontFamily:
+      'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+    fontWeight: '700',
+  },
+  components: {
+    Button: { defaultProps: { fw: 600 } },
+    Card: { defaultProps: { withBorder: true, radius: 'lg' } },
+  },
+});
+
+/** Darker "dimmed" and error text than Mantine's defaults, for WCAG AA contrast on white. */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+    '--mantine-color-placeholder': 'var(--mantine-color-gray-6)',
+  },
+  dark: {},
+});

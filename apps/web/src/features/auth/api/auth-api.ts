@@ -1,0 +1,75 @@
+import type {
+  ActivationTokenResponse,
+  AppLoginRequest,
+  RegistrationRequest,
+  TokenResponse,
+} from '@portolan/contract';
+import { api } from '../../../lib/api';
+
+/** Every call of the sign-in, registration and password-reset flows (spec §7, Auth). */
+
+export interface DetailResponse {
+  detail: string;
+}
+
+export interface PasswordResetResponse {
+  detail: string;
+  token: string;
+}
+
+export interface GoogleLoginResponse extends TokenResponse {
+  /** The path remembered when the Google sign-in started, if any. */
+  path?: string | null;
+}
+
+/** POST /v1/rest-auth/app/login/ {email, password} → {token}. */
+export function login(body: AppLoginRequest) {
+  return api.post<TokenResponse>('/v1/rest-auth/app/login/', body);
+}
+
+/** POST /v1/rest-auth/registration/ → 201 {token, email, detail}; the token is for activation. */
+export function register(body: RegistrationRequest) {
+  return api.post<ActivationTokenResponse>('/v1/rest-auth/registration/', body);
+}
+
+/** PATCH /v1/rest-auth/registration/activation/ {code}, the activation token as Authorization. */
+export function activate(code: string, activationToken: string) {
+  return api.patch<DetailResponse>(
+    '/v1/rest-auth/registration/activation/',
+    { code },
+    { token: activationToken },
+  );
+}
+
+/** GET /v1/rest-auth/registration/activation/resend-code/ with the activation token. */
+export function resendActivationCode(activationToken: string) {
+  return api.get<DetailResponse>('/v1/rest-auth/registration/activation/resend-code/', {
+    token: activationToken,
+  });
+}
+
+/** POST /v1/rest-auth/password/reset/ {email} → {detail, token}. */
+export function requestPasswordReset(email: string) {
+  return api.post<PasswordResetResponse>('/v1/rest-auth/password/reset/', { email });
+}
+
+/** POST /v1/rest-auth/password/reset/identity/ {code, token} → {token} (the reset token). */
+export function verifyPasswordResetCode(code: string, token: string) {
+  return api.post<TokenResponse>('/v1/rest-auth/password/reset/identity/', { code, token });
+}
+
+/** POST /v1/rest-auth/password/reset/confirm/ {token, password} → {detail}. */
+export function confirmPasswordReset(token: string, password: string) {
+  return api.post<DetailResponse>('/v1/rest-auth/password/reset/confirm/', { token, password });
+}
+
+/** POST /v1/social-auth/google/ {code, state} → {token, path?}. */
+export function googleLogin(code: string, state: string) {
+  return api.post<GoogleLoginResponse>('/v1/social-auth/google/', { code, state });
+}
+
+/** Where the "Sign in with Google" link points: the server redirects to Google from there. */
+export function googleStartUrl(path: string | null): string {
+  const base = '/v1/social-auth/google/start/';
+  return path ? `${base}?path=${encodeURIComponent(path)}` : base;
+}

@@ -1,0 +1,221 @@
+import {
+  Anchor,
+  Button,
+  Center,
+  Group,
+  Loader,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { ErrorCode } from '../../../lib/error-codes';
+import { ApiError, errorMessage } from '../../../lib/api';
+import { usePublicConfig } from '../../../lib/config';
+import { applyFieldErrors } from '../../../lib/forms';
+import {
+  confirmError,
+  emailError,
+  newPasswordError,
+  requiredError,
+  PASSWORD_MIN_LENGTH,
+} from '../../../lib/validation';
+import { loadActivation, saveActivation, type PendingActivation } from '../api/activation-storage';
+import { register } from '../api/auth-api';
+import { ActivationStep } from '../components/ActivationStep';
+import { AuthHeading } from '../components/AuthHeading';
+import { FormAlert } from '../components/FormAlert';
+
+export const EMAIL_TAKEN_MESSAGE =
+  'An account with this e-mail already exists. Sign in, or reset your password if you forgot it.';
+
+interface RegisterValues {
+  email: string;
+  first_name: string;
+  last_name: string;
+  password1: string;
+  password2: string;
+}
+
+function RegistrationForm({ onRegistered }: { onRegistered: (p: PendingActivation) => void }) {
+  const [formError, setFormError] = useState<ReactNode>(null);
+  const form = useForm<RegisterValues>({
+    initialValues: { email: '', first_name: '', last_name: '', password1: '', password2: '' },
+    validate: {
+      email: emailError,
+      first_name: requiredError('Enter your first name.'),
+      last_name: requiredError('Enter your last name.'),
+      password1: (value, values) => newPasswordError(value, values.email),
+      password2: (value, values) => confirmError(value, values.password1),
+    },
+  });
+
+  const mutation = useMutation({
+    mutationFn: (values: RegisterValues) =>
+      register({
+        email: values.email.trim(),
+        password1: values.password1,
+        password2: values.password2,
+        first_name: values.first_name.trim(),
+        last_name: values.last_name.trim(),
+      }),
+  });
+
+  const onSubmit = form.onSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const res = await mutation.mutateAsync(values);
+      const pending = { token: res.token, email: res.email || values.email.trim() };
+      saveActivation(pending);
+      onRegistered(pending);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === ErrorCode.EMAIL_TAKEN) {
+        form.setFieldError('email', EMAIL_TAKEN_MESSAGE);
+        return;
+      }
+      if (applyFieldErrors(form, error, { password: 'password1' })) return;
+      if (error instanceof ApiError && error.code === ErrorCode.WEAK_PASSWORD) {
+        form.setFieldError('password1', error.message);
+        return;
+      }
+      if (error instanceof ApiError && error.code === ErrorCode.FEATURE_DISABLED) {
+        setFormError('Registration is closed. Ask your organization for an invitation instead.');
+        return;
+      }
+      if (error instanceof ApiError && error.code === ErrorCode.RATE_LIMITED) {
+        setFormError('Too many attempts. Try again in a few minutes.');
+        return;
+      }
+      setFormError(
+        error instanceof ApiError && (error.status >= 500 || error.status === 0)
+          ? 'We could not create your account right now. Please try again in a moment.'
+          : errorMessage(error),
+      );
+    }
+  });
+
+  return (
+    <>
+      <AuthHeading title="Create your account">
+        It takes a minute. We will e-mail you a code to confirm your address.
+      </AuthHeading>
+
+      {formError && <FormAlert>{formError}</FormAlert>}
+
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label="E-mail"
+            type="email"
+            autoComplete="email"
+            required
+            {...form.getInputProps('email')}
+          />
+          <Group grow align="flex-start" gap="md" wrap="wrap">
+            <TextInput
+              label="First name"
+              autoComplete="given-name"
+              required
+              miw={160}
+              {...form.getInputProps('first_name')}
+            />
+            <TextInput
+              label="Last name"
+              autoComplete="family-name"
+              required
+              miw={160}
+              {...form.getInputProps('last_name')}
+            />
+          </Group>
+          <PasswordInput
+            label="Password"
+            description={`At least ${PASSWORD_MIN_LENGTH} characters. A passphrase is best.`}
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('password1')}
+          />
+          <PasswordInput
+            label="Confirm password"
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('password2')}
+          />
+          <Button type="submit" fullWidth size="md" loading={form.submitting}>
+            Create account
+          </Button>
+        </Stack>
+      </form>
+
+      <Text ta="center" size="sm" mt="lg">
+        Already have an account?{' '}
+        <Anchor component={Link} to="/login" fw={600}>
+          Sign in
+        </Anchor>
+      </Text>
+    </>
+  );
+}
+
+/**
+ * /register: the registration form (POST /v1/rest-auth/registration/), then the code step
+ * (PATCH /v1/rest-auth/registration/activation/). The pending activation survives a reload.
+ */
+export function RegisterPage() {
+  const [pending, setPending] = useState<PendingActivation | null>(loadActivation);
+  const config = usePublicConfig();
+
+  if (pending) return <ActivationStep pending={pending} onRestart={() => setPending(null)} />;
+
+  if (config.isPending) {
+    return (
+      <Center py="xl" role="status" aria-label="Loading">
+        <Loader aria-hidden="true" />
+      </Center>
+    );
+  }
+
+  if (config.isError) {
+    return (
+      <>
+        <AuthHeading title="Create your account" />
+        <FormAlert>
+          We could not load the sign-up settings. Check your connection, then reload the page.
+        </FormAlert>
+        <Button fullWidth onClick={() => void config.refetch()}>
+          Try again
+        </Button>
+      </>
+    );
+  }
+
+  if (!config.data.features.registration) {
+    return (
+      <>
+        <AuthHeading title="Registration is closed" />
+        <Text mb="lg">
+          New accounts cannot be created here. If your organization uses Portolan, ask one of its
+          owners or admins to invite you; the invitation e-mail lets you set up your account.
+          {config.data.support_email && (
+            <>
+              {' '}
+              For anything else, write to{' '}
+              <Anchor href={`mailto:${config.data.support_email}`}>
+                {config.data.support_email}
+              </Anchor>
+              .
+            </>
+          )}
+        </Text>
+        <Button component={Link} to="/login" fullWidth>
+          Go to sign in
+        </Button>
+      </>
+    );
+  }
+
+  return <RegistrationForm onRegistered={setPending} />;
+}

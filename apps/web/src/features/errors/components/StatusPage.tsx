@@ -1,0 +1,33 @@
+import { Button, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+
+export interface StatusPageProps {
+  icon: ReactNode;
+  color: string;
+  title: string;
+  children: ReactNode;
+  /** Extra actions beside the button home. */
+  actions?: ReactNode;
+}
+
+/** A status page in the public card: an icon, one h1, what happened, and a way home. */
+export function StatusPage({ icon, color, title, children, actions }: StatusPageProps) {
+  return (
+    <Stack align="center" gap="md" ta="center">
+      <ThemeIcon size={64} radius="xl" variant="light" color={color} aria-hidden="true">
+        {icon}
+      </ThemeIcon>
+      <Title order={1} fz="h2">
+        {title}
+      </Title>
+      <Text c="dimmed">{children}</Text>
+      <Stack gap="xs" w="100%" mt="xs">
+        <Button component={Link} to="/" fullWidth>
+          Go to the home page
+        </Button>
+        {actions}
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,29 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import '@mantine/nprogress/styles.css';
+import './app/global.css';
+
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { AppProviders } from './app/providers';
+import { createAppRouter } from './app/router';
+import { startSession } from './lib/session';
+import { showNewerVersionToast } from './lib/toasts';
+
+// Vite reports a failed preload of a lazy chunk this way (usually a newer deployment).
+window.addEventListener('vite:preloadError', () => showNewerVersionToast());
+
+startSession();
+const router = createAppRouter();
+
+const container = document.getElementById('root');
+if (!container) throw new Error('The #root element is missing from index.html.');
+
+createRoot(container).render(
+  <StrictMode>
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>
+  </StrictMode>,
+);
