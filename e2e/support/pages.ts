@@ -14,18 +14,23 @@ export function pathAndQuery(page: Page): string {
   return `${url.pathname}${url.search}`;
 }
 
+/** A text field by its accessible name (Mantine's required asterisk is not part of it). */
+function field(page: Page, name: string) {
+  return page.getByRole('textbox', { name, exact: true });
+}
+
 export async function fillSignIn(page: Page, email: string, password: string): Promise<void> {
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
+  await field(page, 'E-mail').fill(email);
+  await field(page, 'Password').fill(password);
   await page.getByRole('button', { name: /^sign in$/i }).click();
 }
 
 export async function fillRegistration(page: Page, user: NewUser): Promise<void> {
-  await page.getByLabel('E-mail').fill(user.email);
-  await page.getByLabel('First name').fill(user.firstName);
-  await page.getByLabel('Last name').fill(user.lastName);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByLabel('Confirm password').fill(user.password);
+  await field(page, 'E-mail').fill(user.email);
+  await field(page, 'First name').fill(user.firstName);
+  await field(page, 'Last name').fill(user.lastName);
+  await field(page, 'Password').fill(user.password);
+  await field(page, 'Confirm password').fill(user.password);
   await page.getByRole('button', { name: /^(sign up|register|create account)$/i }).click();
 }
 
@@ -43,5 +48,6 @@ export async function enterCode(page: Page, code: string): Promise<void> {
 
 export async function expectDashboard(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/ps\/dashboard$/);
-  await expect(page.getByRole('heading', { name: 'Portal Dashboard' })).toBeVisible();
+  await expect(page).toHaveTitle(/Portal Dashboard/);
+  await expect(page.getByText('Portal Dashboard', { exact: true })).toBeVisible();
 }

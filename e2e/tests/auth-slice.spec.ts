@@ -67,6 +67,7 @@ test('register, activate with the e-mailed code, sign in, see the dashboard; the
       expect(pathAndQuery(anonymous)).toBe('/login?path=%2Fps%2Fprofile');
       await fillSignIn(anonymous, user.email, user.password);
       await expect(anonymous).toHaveURL(/\/ps\/profile$/);
+      await expect(anonymous).toHaveTitle(/My Settings/);
     } finally {
       await context.close();
     }
@@ -78,7 +79,7 @@ for (const path of ['/login', '/register']) {
     page,
   }, testInfo) => {
     await page.goto(path);
-    await expect(page.getByLabel('E-mail')).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'E-mail', exact: true })).toBeVisible();
     await expectNoSeriousA11yViolations(page, testInfo);
   });
 }

@@ -19,8 +19,8 @@ export const WEB_INPUTS = [
   path.join(ROOT, 'packages', 'contract', 'src'),
 ];
 
-// Test files are not part of the bundle; editing them must not force a rebuild.
-const NOT_BUNDLED = /(\.(test|spec)\.[cm]?[jt]sx?$)|(^__tests__$)|(^node_modules$)/;
+// Tests and test helpers are not part of the bundle; editing them must not force a rebuild.
+const NOT_BUNDLED = /(\.(test|spec)\.[cm]?[jt]sx?$)|^(__tests__|test|tests|node_modules)$/;
 
 export interface Newest {
   file: string;
