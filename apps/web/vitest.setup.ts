@@ -1,6 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
 import { afterEach } from 'vitest';
+import { useAuthStore } from './src/lib/auth-store';
+import { resetLoadingStore } from './src/lib/loading-store';
+import { registerNavigator } from './src/lib/navigation';
+import { queryClient } from './src/lib/query-client';
 
 // jsdom lacks the layout APIs Mantine relies on.
 if (!window.matchMedia) {
@@ -38,6 +43,12 @@ window.scrollTo = () => {};
 
 afterEach(() => {
   cleanup();
+  notifications.clean();
+  queryClient.clear();
+  useAuthStore.getState().clear();
+  resetLoadingStore();
+  registerNavigator(null);
   window.localStorage.clear();
   window.sessionStorage.clear();
+  window.history.replaceState(null, '', '/');
 });
