@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { afterEach } from 'vitest';
 import { useAuthStore } from './src/lib/auth-store';
 import { resetLoadingStore } from './src/lib/loading-store';
-import { registerNavigator } from './src/lib/navigation';
+import { forgetLastPage, registerNavigator } from './src/lib/navigation';
 import { queryClient } from './src/lib/query-client';
 
 // jsdom lacks the layout APIs Mantine relies on.
@@ -48,6 +48,7 @@ afterEach(() => {
   useAuthStore.getState().clear();
   resetLoadingStore();
   registerNavigator(null);
+  forgetLastPage();
   window.localStorage.clear();
   window.sessionStorage.clear();
   window.history.replaceState(null, '', '/');

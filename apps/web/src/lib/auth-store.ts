@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import {
   currentPath,
+  forgetLastPage,
   isPublicOnlyPath,
   lastPage,
   loginPathFor,
@@ -215,6 +216,7 @@ export function relogin(): void {
 
   useAuthStore.getState().clear();
   queryClient.clear();
+  forgetLastPage();
   document.getElementById(CUSTOM_CSS_ID)?.remove();
 
   if (onLogin) return;

@@ -34,3 +34,11 @@ export function applyFieldErrors(
   if (applied) form.setErrors((previous) => ({ ...previous, ...errors }));
   return applied;
 }
+
+/**
+ * For useForm's `enhanceGetInputProps`: marks a field with an error as `aria-invalid`, which
+ * Mantine's PasswordInput does not do by itself.
+ */
+export function withAriaInvalid({ inputProps }: { inputProps: { error?: unknown } }) {
+  return { 'aria-invalid': inputProps.error ? true : undefined };
+}

@@ -95,3 +95,7 @@ export function recordPage(path: string): void {
 export function lastPage(): string | null {
   return lastProtectedPage;
 }
+
+export function forgetLastPage(): void {
+  lastProtectedPage = null;
+}

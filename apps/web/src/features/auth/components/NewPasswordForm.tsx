@@ -5,7 +5,7 @@ import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorCode } from '../../../lib/error-codes';
 import { ApiError, errorMessage } from '../../../lib/api';
-import { applyFieldErrors } from '../../../lib/forms';
+import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
 import { toast } from '../../../lib/toasts';
 import { confirmError, newPasswordError, PASSWORD_MIN_LENGTH } from '../../../lib/validation';
 import { confirmPasswordReset } from '../api/auth-api';
@@ -24,6 +24,7 @@ export function NewPasswordForm({ token, email }: { token: string; email?: strin
   const navigate = useNavigate();
   const [formError, setFormError] = useState<ReactNode>(null);
   const form = useForm<Values>({
+    enhanceGetInputProps: withAriaInvalid,
     initialValues: { password: '', confirm: '' },
     validate: {
       password: (value) => newPasswordError(value, email),

@@ -5,7 +5,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ErrorCode } from '../../../lib/error-codes';
 import { ApiError, errorMessage } from '../../../lib/api';
-import { applyFieldErrors } from '../../../lib/forms';
+import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
 import { codeError, emailError } from '../../../lib/validation';
 import { requestPasswordReset, verifyPasswordResetCode } from '../api/auth-api';
 import { AuthHeading } from '../components/AuthHeading';
@@ -26,7 +26,11 @@ function unavailable(error: unknown, what: string): string {
 
 function EmailStep({ onSent }: { onSent: (email: string, token: string) => void }) {
   const [formError, setFormError] = useState<ReactNode>(null);
-  const form = useForm({ initialValues: { email: '' }, validate: { email: emailError } });
+  const form = useForm({
+    enhanceGetInputProps: withAriaInvalid,
+    initialValues: { email: '' },
+    validate: { email: emailError },
+  });
   const mutation = useMutation({ mutationFn: requestPasswordReset });
 
   const onSubmit = form.onSubmit(async ({ email }) => {

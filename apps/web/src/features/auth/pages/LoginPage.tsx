@@ -17,7 +17,7 @@ import { ErrorCode } from '../../../lib/error-codes';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { signInDestination } from '../../../lib/auth-store';
 import { usePublicConfig } from '../../../lib/config';
-import { applyFieldErrors } from '../../../lib/forms';
+import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
 import { emailError, requiredError } from '../../../lib/validation';
 import { activationFromDetails, saveActivation } from '../api/activation-storage';
 import { googleStartUrl, login } from '../api/auth-api';
@@ -46,6 +46,7 @@ export function LoginPage() {
 
   const prefill = (location.state as { email?: unknown } | null)?.email;
   const form = useForm<LoginValues>({
+    enhanceGetInputProps: withAriaInvalid,
     initialValues: { email: typeof prefill === 'string' ? prefill : '', password: '' },
     validate: {
       email: emailError,

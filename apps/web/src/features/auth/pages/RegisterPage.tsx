@@ -16,7 +16,7 @@ import { Link } from 'react-router';
 import { ErrorCode } from '../../../lib/error-codes';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { usePublicConfig } from '../../../lib/config';
-import { applyFieldErrors } from '../../../lib/forms';
+import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
 import {
   confirmError,
   emailError,
@@ -44,6 +44,7 @@ interface RegisterValues {
 function RegistrationForm({ onRegistered }: { onRegistered: (p: PendingActivation) => void }) {
   const [formError, setFormError] = useState<ReactNode>(null);
   const form = useForm<RegisterValues>({
+    enhanceGetInputProps: withAriaInvalid,
     initialValues: { email: '', first_name: '', last_name: '', password1: '', password2: '' },
     validate: {
       email: emailError,

@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { ErrorCode } from '../../../lib/error-codes';
 import { ApiError, errorMessage } from '../../../lib/api';
-import { applyFieldErrors } from '../../../lib/forms';
+import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
 import { toast } from '../../../lib/toasts';
 import {
   confirmError,
@@ -21,6 +21,7 @@ export function PasswordChangeForm({ email }: { email: string }) {
   const change = useChangePassword();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<PasswordChangeBody>({
+    enhanceGetInputProps: withAriaInvalid,
     initialValues: { old_password: '', new_password1: '', new_password2: '' },
     validate: {
       old_password: requiredError('Enter your current password.'),

@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import type { User } from '@portolan/contract';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../../lib/api';
-import { applyFieldErrors } from '../../../lib/forms';
+import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
 import { toast } from '../../../lib/toasts';
 import { requiredError } from '../../../lib/validation';
 import { useUpdateUser } from '../api/profile-api';
@@ -21,6 +21,7 @@ export function ProfileDetailsForm({ user }: { user: User }) {
   const update = useUpdateUser();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<Values>({
+    enhanceGetInputProps: withAriaInvalid,
     initialValues: {
       first_name: user.first_name,
       last_name: user.last_name,

@@ -1,0 +1,155 @@
+import { APP_VERSION } from '@portolan/contract';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { useAuthStore } from '../lib/auth-store';
+import { ada, apiError, json, mockApi, publicConfig } from '../test/api-mock';
+import { renderApp, signIn } from '../test/render-app';
+
+const configOnly = { 'GET /v1/config': json(publicConfig) };
+
+describe('navigation guard', () => {
+  it('sends an anonymous visit of /ps/dashboard to /login?path=%2Fps%2Fdashboard', async () => {
+    mockApi(configOnly);
+    const app = renderApp('/ps/dashboard');
+
+    await waitFor(() => expect(app.location()).toBe('/login?path=%2Fps%2Fdashboard'));
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Sign in | Portolan'));
+  });
+
+  it('keeps the query of the wanted page in the path', async () => {
+    mockApi(configOnly);
+    const app = renderApp('/ps/profile?tab=password');
+    await waitFor(() =>
+      expect(app.location()).toBe('/login?path=%2Fps%2Fprofile%3Ftab%3Dpassword'),
+    );
+  });
+
+  it('sends an anonymous visit of / to the sign-in page', async () => {
+    mockApi(configOnly);
+    const app = renderApp('/');
+    await waitFor(() => expect(app.location()).toBe('/login'));
+  });
+
+  it('sends a signed-in user from / to the dashboard, titled "Portal Dashboard | Portolan"', async () => {
+    mockApi({ 'GET /v1/rest-auth/user/': json(ada) });
+    signIn();
+    const app = renderApp('/');
+
+    await waitFor(() => expect(app.location()).toBe('/ps/dashboard'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeVisible();
+    await waitFor(() => expect(document.title).toBe('Portal Dashboard | Portolan'));
+  });
+
+  it('sends a signed-in user away from /login to the path query', async () => {
+    mockApi({ 'GET /v1/rest-auth/user/': json(ada) });
+    signIn();
+    const app = renderApp('/login?path=%2Fps%2Fprofile');
+
+    await waitFor(() => expect(app.location()).toBe('/ps/profile'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Settings' })).toBeVisible();
+  });
+
+  it('ignores a path query that leaves the site', async () => {
+    mockApi({ 'GET /v1/rest-auth/user/': json(ada) });
+    signIn();
+    const app = renderApp('/register?path=%2F%2Fevil.example.com');
+    await waitFor(() => expect(app.location()).toBe('/ps/dashboard'));
+  });
+
+  it('sends a signed-in user away from /register and /forgot-password to the dashboard', async () => {
+    mockApi({ 'GET /v1/rest-auth/user/': json(ada) });
+    signIn();
+    const app = renderApp('/forgot-password');
+    await waitFor(() => expect(app.location()).toBe('/ps/dashboard'));
+  });
+
+  it('shows Not Found at an unknown path, with a link home', async () => {
+    mockApi(configOnly);
+    const app = renderApp('/no/such/page');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    expect(app.location()).toBe('/no/such/page');
+    expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+  });
+
+  it('treats a /share/ path as public', async () => {
+    mockApi(configOnly);
+    const app = renderApp('/ps/share/abc');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    expect(app.location()).toBe('/ps/share/abc');
+  });
+
+  it('shows "Access Denied!" at /no-access', async () => {
+    mockApi(configOnly);
+    renderApp('/no-access');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Access Denied!' })).toBeVisible();
+    await waitFor(() => expect(document.title).toBe('Access Denied! | Portolan'));
+  });
+});
+
+describe('layout shell', () => {
+  it('has the landmarks, breadcrumbs and the footer with the year and version', async () => {
+    mockApi({ 'GET /v1/rest-auth/user/': json(ada) });
+    signIn();
+    renderApp('/ps/profile');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Settings' })).toBeVisible();
+    expect(screen.getByRole('banner')).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeInTheDocument();
+    expect(screen.getByRole('main')).toBeInTheDocument();
+    expect(screen.getByRole('contentinfo')).toHaveTextContent(
+      `© ${new Date().getFullYear()} Portolan. ${APP_VERSION}`,
+    );
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(crumbs).toHaveTextContent('Home');
+    expect(crumbs).toHaveTextContent('My Settings');
+  });
+
+  it('the avatar menu logs out through the API and lands on /login', async () => {
+    const user = userEvent.setup();
+    const mock = mockApi({
+      'GET /v1/rest-auth/user/': json(ada),
+      'POST /v1/rest-auth/logout/': new Response(null, { status: 204 }),
+      'GET /v1/config': json(publicConfig),
+    });
+    signIn();
+    const app = renderApp('/ps/dashboard');
+
+    await user.click(await screen.findByRole('button', { name: /account menu/i }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
+
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/login'));
+    expect(mock.callsTo('POST /v1/rest-auth/logout/')).toHaveLength(1);
+    expect(useAuthStore.getState().userToken).toBeNull();
+  });
+});
+
+describe('relogin remembers the path', () => {
+  it('a 401 on /ps/profile goes to /login?path=%2Fps%2Fprofile, and signing in comes back', async () => {
+    const user = userEvent.setup();
+    const mock = mockApi({
+      'GET /v1/rest-auth/user/': [
+        apiError(401, 'NOT_AUTHENTICATED', 'Your session has ended.'),
+        json(ada),
+      ],
+      'GET /v1/config': json(publicConfig),
+      'POST /v1/rest-auth/app/login/': json({ token: 'new-token' }),
+    });
+    signIn();
+    const app = renderApp('/ps/profile');
+
+    await waitFor(() => expect(app.location()).toBe('/login?path=%2Fps%2Fprofile'));
+    expect(useAuthStore.getState().isAuth).toBe(false);
+
+    await user.type(await screen.findByRole('textbox', { name: 'E-mail' }), 'ada@example.com');
+    await user.type(screen.getByLabelText(/^Password/), 'correct horse battery');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    await waitFor(() => expect(app.location()).toBe('/ps/profile'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Settings' })).toBeVisible();
+    expect(mock.callsTo('POST /v1/rest-auth/app/login/')).toHaveLength(1);
+    expect(window.sessionStorage.length).toBe(0);
+  });
+});
