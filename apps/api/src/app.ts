@@ -30,6 +30,7 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerSpa } from './plugins/static-spa.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { googleRoutes } from './modules/auth/google-routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 
 export type App = FastifyInstance<
@@ -95,6 +96,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
 
   await app.register(systemRoutes);
   await app.register(authRoutes);
+  await app.register(googleRoutes);
 
   await registerSpa(app, config.webDist);
 

@@ -179,6 +179,17 @@ export const passwordChangeSchema = z.strictObject({
 });
 
 export const googleLoginRequestSchema = z.strictObject({
-  code: z.string().min(1),
-  state: z.string().min(1),
+  code: z.string().min(1).max(4096),
+  state: z.string().min(1).max(512),
+});
+export type GoogleLoginRequest = z.infer<typeof googleLoginRequestSchema>;
+/** `path`: the same-origin path given to the start endpoint, or null (go to the dashboard). */
+export const googleLoginResponseSchema = z.object({
+  token: z.string(),
+  path: z.string().nullable(),
+});
+export type GoogleLoginResponse = z.infer<typeof googleLoginResponseSchema>;
+/** `path` is kept only when it is a path on this site (one leading '/'); otherwise ignored. */
+export const googleStartQuerySchema = z.object({
+  path: z.string().optional(),
 });
