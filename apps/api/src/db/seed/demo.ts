@@ -52,15 +52,13 @@ export async function seedDemo(db: Db, appProfile: AppProfile): Promise<{ create
         .insert(clients)
         .values({ organization_id: org!.id, name, owner_id: owner!.id, active: true })
         .returning();
-      await tx
-        .insert(clientModules)
-        .values(
-          APP_PROFILES[appProfile].map((module) => ({
-            client_id: client!.id,
-            module,
-            enabled: true,
-          })),
-        );
+      await tx.insert(clientModules).values(
+        APP_PROFILES[appProfile].map((module) => ({
+          client_id: client!.id,
+          module,
+          enabled: true,
+        })),
+      );
       await tx
         .insert(clientMembers)
         .values({ client_id: client!.id, user_id: owner!.id, role: 'OWNER' });
