@@ -30,6 +30,9 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerSpa } from './plugins/static-spa.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { passwordRoutes } from './modules/auth/password-routes.ts';
+import { uploadRoutes } from './modules/uploads/routes.ts';
+import { userRoutes } from './modules/users/routes.ts';
 import { googleRoutes } from './modules/auth/google-routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 
@@ -96,6 +99,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
 
   await app.register(systemRoutes);
   await app.register(authRoutes);
+  await app.register(passwordRoutes);
+  await app.register(uploadRoutes);
+  await app.register(userRoutes);
   await app.register(googleRoutes);
 
   await registerSpa(app, config.webDist);

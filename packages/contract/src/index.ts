@@ -4,3 +4,4 @@ export * from './constants.ts';
 export * from './config.ts';
 export * from './auth.ts';
 export * from './pagination.ts';
+export * from './account.ts';

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '@portolan/contract';
 import { sendError } from './errors.ts';
 
-const API_PREFIXES = ['/v1/', '/v1', '/docs'];
+const API_PREFIXES = ['/v1/', '/v1', '/docs', '/uploads'];
 
 /**
  * Serves the built web app: hashed assets with a year-long cache, index.html never cached, and

@@ -1,0 +1,73 @@
+import {
+  detailResponseSchema,
+  errorBodySchema,
+  passwordChangeSchema,
+  passwordResetConfirmSchema,
+  passwordResetIdentitySchema,
+  passwordResetRequestSchema,
+  passwordResetResponseSchema,
+  tokenResponseSchema,
+} from '@portolan/contract';
+import type { App } from '../../app.ts';
+import { requireAuth } from '../../plugins/auth.ts';
+import * as passwords from './password-service.ts';
+
+const tags = ['auth'];
+const errors = { 400: errorBodySchema, 429: errorBodySchema };
+/** Per-IP limits: a reset mails someone, and each later step guesses at a secret. */
+const perIp = (max: number) => ({ rateLimit: { max, timeWindow: '15 minutes' } });
+
+export async function passwordRoutes(app: App): Promise<void> {
+  const { ctx } = app;
+
+  app.post('/v1/rest-auth/password/reset/', {
+    config: perIp(10),
+    schema: {
+      tags,
+      summary:
+        'Ask for a password reset: e-mails a 6-digit code and returns a reset token (the same answer for an unknown e-mail)',
+      body: passwordResetRequestSchema,
+      response: { 200: passwordResetResponseSchema, ...errors },
+    },
+    handler: async (request) => passwords.requestPasswordReset(ctx, request.body.email),
+  });
+
+  app.post('/v1/rest-auth/password/reset/identity/', {
+    config: perIp(30),
+    schema: {
+      tags,
+      summary: 'Exchange the e-mailed code and the reset token for a token that sets the password',
+      body: passwordResetIdentitySchema,
+      response: { 200: tokenResponseSchema, ...errors },
+    },
+    handler: async (request) =>
+      passwords.verifyResetCode(ctx, request.body.token, request.body.code),
+  });
+
+  app.post('/v1/rest-auth/password/reset/confirm/', {
+    config: perIp(30),
+    schema: {
+      tags,
+      summary:
+        'Set the new password; activates the account and signs out every session of the user',
+      body: passwordResetConfirmSchema,
+      response: { 200: detailResponseSchema, ...errors },
+    },
+    handler: async (request) =>
+      passwords.confirmPasswordReset(ctx, request.body.token, request.body.password),
+  });
+
+  app.post('/v1/rest-auth/password/change/', {
+    config: perIp(20),
+    // onRequest: a caller without a valid token gets 401 before the body is even read.
+    onRequest: app.authenticate,
+    schema: {
+      tags,
+      summary: "Change the signed-in user's password; signs out the user's other sessions",
+      security: [{ bearerAuth: [] }],
+      body: passwordChangeSchema,
+      response: { 200: detailResponseSchema, ...errors, 401: errorBodySchema },
+    },
+    handler: async (request) => passwords.changePassword(ctx, requireAuth(request), request.body),
+  });
+}

@@ -1,0 +1,201 @@
+import crypto from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import { errors as joseErrors, jwtVerify } from 'jose';
+import { CODE_TTL_MINUTES, ErrorCode } from '@portolan/contract';
+import type { AppContext } from '../../context.ts';
+import { oneTimeCodes, users } from '../../db/schema/index.ts';
+import { minutes } from '../../lib/clock.ts';
+import { fieldError } from '../../lib/errors.ts';
+import type { AuthState } from '../../plugins/auth.ts';
+import { enqueueMail } from '../../lib/mail/outbox.ts';
+import { passwordResetCodeMail } from '../../lib/mail/templates.ts';
+import { checkCode, codeError, consumeCode, issueCode, lockLiveCode } from './codes.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { assertPasswordPolicy } from './service.ts';
+import { revokeUserSessions } from './sessions.ts';
+import { Audience, signToken, verifyToken, type VerifiedToken } from './tokens.ts';
+import { findUserByEmail, findUserById } from './users-repo.ts';
+
+/**
+ * Password reset in three steps, each single use:
+ *  1. e-mail → a 6-digit code by mail and a reset token (jti = the code row), the same answer
+ *     whether or not the account exists;
+ *  2. code + reset token → a confirm token (the code row is marked verified);
+ *  3. confirm token + new password → the password is set, the account activated, the code row
+ *     consumed and every session of the user revoked.
+ * And the password change of a signed-in user, which keeps only the caller's session.
+ */
+
+const RESET_TOKEN_TTL_MS = minutes(CODE_TTL_MINUTES);
+
+export const RESET_REQUESTED_DETAIL =
+  'If an account exists for this e-mail, we sent a 6-digit code to it. Enter it to choose a new password.';
+
+const invalidToken = (message: string) => fieldError('token', message, ErrorCode.INVALID_TOKEN);
+
+const resetExpired = () =>
+  invalidToken('This password reset has expired or is not valid. Ask for a new code.');
+
+const expiresIn = (ctx: AppContext) => new Date(ctx.clock.now().getTime() + RESET_TOKEN_TTL_MS);
+
+/** A verified token, 'expired' for a genuine token past its expiry, or null for anything else. */
+async function verifyResetToken(
+  ctx: AppContext,
+  audience: Audience,
+  token: string,
+): Promise<VerifiedToken | 'expired' | null> {
+  const verified = await verifyToken(ctx.jwtKey, ctx.clock, audience, token);
+  if (verified) return verified.jti ? verified : null;
+  try {
+    // jose checks the signature before the claims: JWTExpired means a token we signed, only late.
+    await jwtVerify(token, ctx.jwtKey, {
+      algorithms: ['HS256'],
+      audience,
+      currentDate: ctx.clock.now(),
+    });
+  } catch (err) {
+    if (err instanceof joseErrors.JWTExpired) return 'expired';
+  }
+  return null;
+}
+
+export async function requestPasswordReset(ctx: AppContext, email: string) {
+  const user = await findUserByEmail(ctx.db, email);
+  let claims: { sub: string; jti: string };
+  if (user?.enabled) {
+    claims = await ctx.db.transaction(async (tx) => {
+      const { id, code } = await issueCode(tx, ctx.jwtKey, ctx.clock, user.id, 'password_reset');
+      await enqueueMail(
+        tx,
+        ctx.clock,
+        passwordResetCodeMail(ctx.mail, user.email, user.first_name, code),
+      );
+      return { sub: user.id, jti: id };
+    });
+  } else {
+    // No account (or a disabled one): nothing is sent, but the answer, and roughly the work done
+    // for it, are the same, so the endpoint does not tell who has an account.
+    const sub = crypto.randomUUID();
+    await ctx.db.transaction(async (tx) => {
+      await tx
+        .update(oneTimeCodes)
+        .set({ consumed_at: ctx.clock.now() })
+        .where(
+          and(
+            eq(oneTimeCodes.user_id, sub),
+            eq(oneTimeCodes.purpose, 'password_reset'),
+            isNull(oneTimeCodes.consumed_at),
+          ),
+        );
+    });
+    claims = { sub, jti: crypto.randomUUID() };
+  }
+  ctx.outbox.kick();
+  const token = await signToken(
+    ctx.jwtKey,
+    ctx.clock,
+    Audience.passwordReset,
+    claims,
+    expiresIn(ctx),
+  );
+  return { detail: RESET_REQUESTED_DETAIL, token };
+}
+
+export async function verifyResetCode(ctx: AppContext, token: string, code: string) {
+  const verified = await verifyResetToken(ctx, Audience.passwordReset, token);
+  // The reset token lives exactly as long as its code: a late one is an expired code.
+  if (verified === 'expired') throw codeError('expired');
+  if (!verified) throw resetExpired();
+  const rowId = verified.jti!;
+  const result = await ctx.db.transaction(async (tx) => {
+    const row = await lockLiveCode(tx, {
+      userId: verified.sub,
+      purpose: 'password_reset',
+      id: rowId,
+    });
+    if (row?.verified_at) return 'used' as const;
+    const check = await checkCode(tx, ctx.jwtKey, ctx.clock, row, code);
+    if (check === 'ok') {
+      await tx
+        .update(oneTimeCodes)
+        .set({ verified_at: ctx.clock.now() })
+        .where(eq(oneTimeCodes.id, rowId));
+    }
+    return check;
+  });
+  // Thrown after the commit, so a wrong guess still counts against the attempts.
+  if (result === 'used') throw invalidToken('This code was already used. Ask for a new one.');
+  if (result !== 'ok') throw codeError(result);
+  const confirmToken = await signToken(
+    ctx.jwtKey,
+    ctx.clock,
+    Audience.passwordResetConfirm,
+    { sub: verified.sub, jti: rowId },
+    expiresIn(ctx),
+  );
+  return { token: confirmToken };
+}
+
+export async function confirmPasswordReset(ctx: AppContext, token: string, password: string) {
+  const verified = await verifyResetToken(ctx, Audience.passwordResetConfirm, token);
+  if (!verified || verified === 'expired') throw resetExpired();
+  const rowId = verified.jti!;
+  const user = await findUserById(ctx.db, verified.sub);
+  if (!user) throw resetExpired();
+  const isLive = (row: typeof oneTimeCodes.$inferSelect | undefined) =>
+    row !== undefined && row.verified_at !== null && row.consumed_at === null;
+  const [peek] = await ctx.db
+    .select()
+    .from(oneTimeCodes)
+    .where(and(eq(oneTimeCodes.id, rowId), eq(oneTimeCodes.user_id, user.id)))
+    .limit(1);
+  if (!isLive(peek))
+    throw invalidToken('This password reset was already used. Ask for a new code.');
+  assertPasswordPolicy(password, user.email, 'password');
+  const passwordHash = await hashPassword(password);
+  const done = await ctx.db.transaction(async (tx) => {
+    // Locked and checked again: of two confirmations racing, only one sets a password.
+    const row = await lockLiveCode(tx, { userId: user.id, purpose: 'password_reset', id: rowId });
+    if (!isLive(row)) return false;
+    const now = ctx.clock.now();
+    await tx
+      .update(users)
+      .set({
+        password_hash: passwordHash,
+        // Proving control of the mailbox activates an account that never was.
+        email_verified_at: user.email_verified_at ?? now,
+      })
+      .where(eq(users.id, user.id));
+    await consumeCode(tx, ctx.clock, rowId);
+    await revokeUserSessions(tx, ctx.clock, user.id);
+    return true;
+  });
+  if (!done) throw invalidToken('This password reset was already used. Ask for a new code.');
+  return { detail: 'Your password has been changed. Sign in with the new password.' };
+}
+
+export interface PasswordChange {
+  old_password: string;
+  new_password1: string;
+  new_password2: string;
+}
+
+export async function changePassword(ctx: AppContext, caller: AuthState, input: PasswordChange) {
+  const { user } = caller;
+  if (!(await verifyPassword(user.password_hash, input.old_password))) {
+    throw fieldError(
+      'old_password',
+      'Your current password is not correct.',
+      ErrorCode.WRONG_PASSWORD,
+    );
+  }
+  if (input.new_password1 !== input.new_password2)
+    throw fieldError('new_password2', 'The two passwords do not match.');
+  assertPasswordPolicy(input.new_password1, user.email, 'new_password1');
+  const passwordHash = await hashPassword(input.new_password1);
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(users).set({ password_hash: passwordHash }).where(eq(users.id, user.id));
+    await revokeUserSessions(tx, ctx.clock, user.id, caller.sessionId);
+  });
+  return { detail: 'Your password has been changed. Other devices were signed out.' };
+}
