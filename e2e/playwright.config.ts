@@ -1,8 +1,10 @@
-// Browser tests of the real, built server. Two webServers are started before the tests and stopped
-// after them: a local SMTP capture, then the app (node apps/api/src/server.ts, after building the
-// web app when stale) on free loopback ports, with a fresh DATA_DIR; see support/run.ts.
+// Browser tests of the real, built server. Three webServers are started before the tests and
+// stopped after them, on free loopback ports (support/run.ts): a local SMTP capture, a local
+// OpenID Connect provider standing in for Google, then the app (node apps/api/src/server.ts, after
+// building the web app when stale) with a fresh DATA_DIR.
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM, CHROMIUM_ARGS } from './support/chromium.ts';
+import { GOOGLE_ACCOUNT, GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET } from './support/google.ts';
 import { prepareRun } from './support/run.ts';
 
 const run = prepareRun();
@@ -43,6 +45,26 @@ export default defineConfig({
       env: { SMTP_CAPTURE_PORT: String(run.smtpPort), SMTP_CAPTURE_DIR: run.mailDir },
       port: run.smtpPort,
       timeout: 15_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+    },
+    {
+      name: 'oidc',
+      command: `${node} ../apps/api/test/support/oidc-provider-cli.ts`,
+      env: {
+        PORT: String(run.oidcPort),
+        HOST: '127.0.0.1',
+        CLIENT_ID: GOOGLE_CLIENT_ID,
+        CLIENT_SECRET: GOOGLE_CLIENT_SECRET,
+        REDIRECT_URI: `${run.baseURL}/google-auth`,
+        ACCOUNT_SUB: GOOGLE_ACCOUNT.sub,
+        ACCOUNT_EMAIL: GOOGLE_ACCOUNT.email,
+        ACCOUNT_GIVEN_NAME: GOOGLE_ACCOUNT.given_name,
+        ACCOUNT_FAMILY_NAME: GOOGLE_ACCOUNT.family_name,
+      },
+      url: `${run.oidcIssuer}/.well-known/openid-configuration`,
+      timeout: 30_000,
       reuseExistingServer: false,
       stdout: 'ignore',
       gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },

@@ -1,6 +1,7 @@
 // The application under test, started by playwright.config.ts as a webServer: builds the web app
 // when apps/web/dist is stale, then runs the real server (node apps/api/src/server.ts) on the
-// run's port with a fresh DATA_DIR (embedded PGlite) and SMTP_URL pointing at the SMTP capture.
+// run's port with a fresh DATA_DIR (embedded PGlite), SMTP_URL pointing at the SMTP capture and
+// Google sign-in pointing at the local OpenID Connect provider.
 // Its output goes to <run>/server.log (also to our stdout with E2E_SERVER_LOG=1). If it dies on
 // its own, the end of the log is printed so the reason shows in Playwright's output.
 import { spawn } from 'node:child_process';
@@ -8,6 +9,7 @@ import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { ROOT, SERVER_ENTRY } from '../../scripts/lib/paths.ts';
 import { exitCodeOf } from '../../scripts/lib/proc.ts';
 import { ensureWebBuild } from '../../scripts/lib/web-build.ts';
+import { GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET } from './google.ts';
 import { currentRun } from './run.ts';
 
 const run = currentRun();
@@ -37,6 +39,9 @@ Object.assign(env, {
   DATA_DIR: run.dataDir,
   SMTP_URL: `smtp://127.0.0.1:${run.smtpPort}`,
   MAIL_FROM: 'Portolan <no-reply@portolan.test>',
+  GOOGLE_CLIENT_ID,
+  GOOGLE_CLIENT_SECRET,
+  GOOGLE_ISSUER: run.oidcIssuer,
   ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
 });
 

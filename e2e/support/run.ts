@@ -1,5 +1,5 @@
-// One browser-test run: a fresh temporary folder (server data, captured mail, server log) and two
-// loopback ports (the app and the SMTP capture). playwright.config.ts calls prepareRun() in the
+// One browser-test run: a fresh temporary folder (server data, captured mail, server log) and three
+// loopback ports (the app, the SMTP capture and the OpenID Connect provider standing in for Google). playwright.config.ts calls prepareRun() in the
 // runner process, which stores the choice in environment variables; Playwright's worker processes
 // and webServer commands inherit them, so every process that evaluates the config agrees.
 import { execFileSync } from 'node:child_process';
@@ -14,14 +14,18 @@ export interface RunInfo {
   serverLog: string;
   appPort: number;
   smtpPort: number;
+  oidcPort: number;
   baseURL: string;
+  /** The local OpenID Connect provider (GOOGLE_ISSUER of the app). */
+  oidcIssuer: string;
 }
 
 const ENV_DIR = 'PORTOLAN_E2E_RUN_DIR';
 const ENV_APP_PORT = 'PORTOLAN_E2E_APP_PORT';
 const ENV_SMTP_PORT = 'PORTOLAN_E2E_SMTP_PORT';
+const ENV_OIDC_PORT = 'PORTOLAN_E2E_OIDC_PORT';
 
-function info(dir: string, appPort: number, smtpPort: number): RunInfo {
+function info(dir: string, appPort: number, smtpPort: number, oidcPort: number): RunInfo {
   return {
     dir,
     dataDir: path.join(dir, 'data'),
@@ -29,11 +33,13 @@ function info(dir: string, appPort: number, smtpPort: number): RunInfo {
     serverLog: path.join(dir, 'server.log'),
     appPort,
     smtpPort,
+    oidcPort,
     baseURL: `http://127.0.0.1:${appPort}`,
+    oidcIssuer: `http://127.0.0.1:${oidcPort}`,
   };
 }
 
-/** Two currently free loopback ports (asked of the OS, synchronously, in a short child process). */
+/** Currently free loopback ports (asked of the OS, synchronously, in a short child process). */
 function freePorts(count: number): number[] {
   const script = `
     const net = require('node:net');
@@ -50,12 +56,14 @@ export function prepareRun(): RunInfo {
   if (existing) return currentRun();
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'portolan-e2e-'));
-  const [freeApp, freeSmtp] = freePorts(2);
+  const [freeApp, freeSmtp, freeOidc] = freePorts(3);
   const appPort = Number(process.env.E2E_APP_PORT ?? freeApp);
   const smtpPort = Number(process.env.E2E_SMTP_PORT ?? freeSmtp);
+  const oidcPort = Number(process.env.E2E_OIDC_PORT ?? freeOidc);
   process.env[ENV_DIR] = dir;
   process.env[ENV_APP_PORT] = String(appPort);
   process.env[ENV_SMTP_PORT] = String(smtpPort);
+  process.env[ENV_OIDC_PORT] = String(oidcPort);
 
   // Remove the folder when the runner exits, after Playwright has stopped the servers; keep it
   // when the run failed (the server log and captured mail help) or when E2E_KEEP_RUN_DIR is set.
@@ -66,7 +74,7 @@ export function prepareRun(): RunInfo {
       process.stderr.write(`\nbrowser-test run folder kept: ${dir} (server.log, mail/, data/)\n`);
     }
   });
-  return info(dir, appPort, smtpPort);
+  return info(dir, appPort, smtpPort, oidcPort);
 }
 
 /** The run prepared by the runner process (for fixtures, workers and the webServer commands). */
@@ -74,10 +82,11 @@ export function currentRun(): RunInfo {
   const dir = process.env[ENV_DIR];
   const appPort = Number(process.env[ENV_APP_PORT]);
   const smtpPort = Number(process.env[ENV_SMTP_PORT]);
-  if (!dir || !appPort || !smtpPort) {
+  const oidcPort = Number(process.env[ENV_OIDC_PORT]);
+  if (!dir || !appPort || !smtpPort || !oidcPort) {
     throw new Error(
       `${ENV_DIR} is not set: run the browser tests with playwright test (e2e/playwright.config.ts)`,
     );
   }
-  return info(dir, appPort, smtpPort);
+  return info(dir, appPort, smtpPort, oidcPort);
 }

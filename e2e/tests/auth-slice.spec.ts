@@ -16,6 +16,7 @@ import {
   pathAndQuery,
   type NewUser,
 } from '../support/pages.ts';
+import { createActiveUser } from '../support/accounts.ts';
 
 test('an anonymous visit to the dashboard lands on the login page with the wanted path', async ({
   page,
@@ -72,6 +73,21 @@ test('register, activate with the e-mailed code, sign in, see the dashboard; the
       await context.close();
     }
   });
+});
+
+test('a wrong password shows the error and keeps the user on the login page', async ({
+  page,
+  request,
+  mailbox,
+}) => {
+  const user = await createActiveUser(request, mailbox, 'wrong-password');
+  await page.goto('/login');
+  await fillSignIn(page, user.email, `${user.password}-wrong`);
+  await expect(page.getByText('The e-mail or password is incorrect.')).toBeVisible();
+  expect(pathAndQuery(page)).toBe('/login');
+
+  await fillSignIn(page, `  ${user.email.toUpperCase()} `, user.password);
+  await expectDashboard(page);
 });
 
 for (const path of ['/login', '/register']) {
