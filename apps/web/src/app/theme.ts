@@ -29,6 +29,10 @@ export const theme = createTheme({
     fontWeight: '700',
   },
   components: {
+    // Every field is required unless its description says "Optional"; labels stay plain text
+    // (no asterisk), so that "Password" is exactly the label of the password field.
+    TextInput: { defaultProps: { withAsterisk: false } },
+    PasswordInput: { defaultProps: { withAsterisk: false } },
     Button: { defaultProps: { fw: 600 } },
     Card: { defaultProps: { withBorder: true, radius: 'lg' } },
   },

@@ -16,7 +16,13 @@ export function UserMenu() {
   const [leaving, setLeaving] = useState(false);
 
   return (
-    <Menu position="bottom-end" width={240} shadow="md" withinPortal>
+    <Menu
+      position="bottom-end"
+      width={240}
+      shadow="md"
+      withinPortal
+      withInitialFocusPlaceholder={false}
+    >
       <Menu.Target>
         <UnstyledButton
           aria-label={`Account menu${name ? ` for ${name}` : ''}`}

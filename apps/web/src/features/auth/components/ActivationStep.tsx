@@ -185,7 +185,7 @@ export function ActivationStep({ pending, onRestart }: ActivationStepProps) {
           </Button>
           <Button
             variant="subtle"
-            color="gray.8"
+            color="gray"
             size="sm"
             onClick={() => {
               clearActivation();

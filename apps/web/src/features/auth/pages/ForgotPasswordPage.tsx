@@ -167,7 +167,7 @@ function CodeStep({
         >
           Send a new code
         </Button>
-        <Button variant="subtle" color="gray.8" size="sm" onClick={onRestart}>
+        <Button variant="subtle" color="gray" size="sm" onClick={onRestart}>
           Use a different e-mail
         </Button>
       </Group>

@@ -158,7 +158,7 @@ export function AvatarCard({ user }: { user: User }) {
             {user.avatar && (
               <Button
                 variant="subtle"
-                color="red.9"
+                color="red"
                 leftSection={<IconTrash size={16} aria-hidden="true" />}
                 loading={update.isPending}
                 onClick={() => void remove()}
