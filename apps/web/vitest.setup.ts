@@ -1,11 +1,14 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { afterEach } from 'vitest';
 import { useAuthStore } from './src/lib/auth-store';
 import { resetLoadingStore } from './src/lib/loading-store';
 import { forgetLastPage, registerNavigator } from './src/lib/navigation';
 import { queryClient } from './src/lib/query-client';
+
+// Pages are lazy chunks: the first render of one in a run can take a moment to transform.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks the layout APIs Mantine relies on.
 if (!window.matchMedia) {
