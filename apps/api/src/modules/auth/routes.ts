@@ -107,7 +107,7 @@ export async function authRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/rest-auth/logout/', {
-    preHandler: app.authenticate,
+    onRequest: app.authenticate,
     schema: {
       tags,
       summary: 'Sign out: revokes this session',
@@ -129,7 +129,7 @@ export async function authRoutes(app: App): Promise<void> {
   });
 
   app.get('/v1/rest-auth/user/', {
-    preHandler: app.authenticate,
+    onRequest: app.authenticate,
     schema: {
       tags,
       summary: 'The signed-in user',
@@ -140,7 +140,7 @@ export async function authRoutes(app: App): Promise<void> {
   });
 
   app.patch('/v1/rest-auth/user/', {
-    preHandler: app.authenticate,
+    onRequest: app.authenticate,
     schema: {
       tags,
       summary: 'Change names, phone or avatar of the signed-in user (not the e-mail)',

@@ -24,6 +24,7 @@ import {
 import { Audience, signToken, verifyToken } from './tokens.ts';
 import { findUserByEmail, findUserById, toUserDto, type UserRow } from './users-repo.ts';
 import { recordLoginFailure, recentLoginFailures } from './login-failures.ts';
+import { isOwnUploadUrl } from '../uploads/service.ts';
 
 /** An activation token lets a not-yet-active account submit or re-send its code for a day. */
 const ACTIVATION_TOKEN_TTL_MS = days(1);
@@ -256,6 +257,12 @@ export async function refresh(ctx: AppContext, token: string) {
 }
 
 export async function updateUser(ctx: AppContext, userId: string, patch: UserUpdate) {
+  if (patch.avatar && !(await isOwnUploadUrl(ctx.db, userId, patch.avatar))) {
+    throw fieldError(
+      'avatar',
+      'Upload the image first (POST /v1/upload/) and use the URL it returns.',
+    );
+  }
   const [row] = await ctx.db.update(users).set(patch).where(eq(users.id, userId)).returning();
   if (!row) throw notAuthenticated();
   return toUserDto(row);

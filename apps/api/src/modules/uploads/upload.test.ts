@@ -254,3 +254,54 @@ describe('uploads', () => {
     expect((await get(`${url}.meta.json`)).statusCode).toBe(404);
   });
 });
+
+describe('avatar from an upload', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const uploadAs = async (token: string) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/upload/',
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...bearer(token) },
+      payload: multipart([file(PNG)]),
+    });
+    return uploadResponseSchema.parse(res.json()).url;
+  };
+  const setAvatar = (token: string, avatar: string | null) =>
+    t.app.inject({
+      method: 'PATCH',
+      url: '/v1/rest-auth/user/',
+      headers: bearer(token),
+      payload: { avatar },
+    });
+
+  it('accepts only the caller’s own upload as avatar, and null to remove it', async () => {
+    const alice = await registerActiveUser(t);
+    const bob = await registerActiveUser(t);
+    const aliceToken = await signIn(t, alice.email, alice.password);
+    const bobToken = await signIn(t, bob.email, bob.password);
+    const aliceUrl = await uploadAs(aliceToken);
+
+    const own = await setAvatar(aliceToken, aliceUrl);
+    expect(own.statusCode).toBe(200);
+    expect(own.json().avatar).toBe(aliceUrl);
+
+    for (const foreign of [
+      aliceUrl,
+      'https://evil.example.com/x.png',
+      '/uploads/../secrets/jwt-secret',
+    ]) {
+      const res = await setAvatar(bobToken, foreign);
+      expect(res.statusCode, foreign).toBe(400);
+      expect(res.json().details).toEqual([{ field: 'avatar', message: expect.any(String) }]);
+    }
+
+    const cleared = await setAvatar(aliceToken, null);
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json().avatar).toBeNull();
+  });
+});
