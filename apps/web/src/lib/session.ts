@@ -80,6 +80,8 @@ export async function logout(): Promise<void> {
         noAuthRedirect: true,
         noServerErrorToast: true,
         noNetworkErrorToast: true,
+        spinner: true,
+        loadingMessage: 'Signing you out…',
       });
     } catch (error) {
       console.error('Logout request failed', error);

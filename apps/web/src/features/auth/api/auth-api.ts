@@ -1,6 +1,7 @@
 import type {
   ActivationTokenResponse,
   AppLoginRequest,
+  GoogleLoginResponse,
   RegistrationRequest,
   TokenResponse,
 } from '@portolan/contract';
@@ -15,11 +16,6 @@ export interface DetailResponse {
 export interface PasswordResetResponse {
   detail: string;
   token: string;
-}
-
-export interface GoogleLoginResponse extends TokenResponse {
-  /** The path remembered when the Google sign-in started, if any. */
-  path?: string | null;
 }
 
 /** POST /v1/rest-auth/app/login/ {email, password} → {token}. */
@@ -63,7 +59,7 @@ export function confirmPasswordReset(token: string, password: string) {
   return api.post<DetailResponse>('/v1/rest-auth/password/reset/confirm/', { token, password });
 }
 
-/** POST /v1/social-auth/google/ {code, state} → {token, path?}. */
+/** POST /v1/social-auth/google/ {code, state} → {token, path} (the path given at the start, or null). */
 export function googleLogin(code: string, state: string) {
   return api.post<GoogleLoginResponse>('/v1/social-auth/google/', { code, state });
 }

@@ -1,12 +1,8 @@
-import type { User, UserUpdate } from '@portolan/contract';
+import type { UploadResponse, User, UserUpdate } from '@portolan/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { useAuthStore } from '../../../lib/auth-store';
 import { currentUserKey } from '../../../lib/current-user';
-
-export interface UploadResponse {
-  url: string;
-}
 
 export interface PasswordChangeBody {
   old_password: string;
@@ -24,6 +20,11 @@ export interface PasswordChangeResponse {
 export function updateUser(body: UserUpdate) {
   return api.patch<User>('/v1/rest-auth/user/', body);
 }
+
+/** The API's limit for uploaded images (the contract's UPLOAD_MAX_BYTES, 5 MB). */
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+/** The image types the API accepts (the contract's UPLOAD_IMAGE_TYPES). */
+export const UPLOAD_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
 /** POST /v1/upload/ (multipart, field `file`) → {url}. */
 export function uploadFile(file: File) {

@@ -7,14 +7,20 @@ import { ApiError, errorMessage } from '../../../lib/api';
 import { confirmModal } from '../../../lib/confirm';
 import { displayName } from '../../../lib/current-user';
 import { toast } from '../../../lib/toasts';
-import { useUpdateUser, useUploadAvatar } from '../api/profile-api';
+import {
+  UPLOAD_IMAGE_TYPES,
+  UPLOAD_MAX_BYTES,
+  useUpdateUser,
+  useUploadAvatar,
+} from '../api/profile-api';
 
-const ACCEPT = 'image/png,image/jpeg,image/webp,image/gif';
+const ACCEPT = UPLOAD_IMAGE_TYPES.join(',');
+const MAX_MB = UPLOAD_MAX_BYTES / (1024 * 1024);
 
 function uploadProblem(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 413 || error.code === ErrorCode.PAYLOAD_TOO_LARGE)
-      return 'This image is too large. Choose a smaller one.';
+      return `This image is too large: the limit is ${MAX_MB} MB. Choose a smaller one.`;
     if (error.status === 415 || error.code === ErrorCode.UNSUPPORTED_MEDIA_TYPE)
       return 'This file type is not supported. Choose a PNG, JPEG, WebP or GIF image.';
     if (error.status >= 500 || error.status === 0)
@@ -51,8 +57,13 @@ export function AvatarCard({ user }: { user: User }) {
 
   const choose = (picked: File | null) => {
     setProblem(null);
-    if (picked && !ACCEPT.split(',').includes(picked.type)) {
+    if (picked && !(UPLOAD_IMAGE_TYPES as readonly string[]).includes(picked.type)) {
       setProblem('This file type is not supported. Choose a PNG, JPEG, WebP or GIF image.');
+      resetRef.current?.();
+      return;
+    }
+    if (picked && picked.size > UPLOAD_MAX_BYTES) {
+      setProblem(`This image is larger than ${MAX_MB} MB. Choose a smaller one.`);
       resetRef.current?.();
       return;
     }
@@ -112,7 +123,7 @@ export function AvatarCard({ user }: { user: User }) {
           <Text size="sm" c="dimmed">
             {preview
               ? 'This is how your new photo will look. Upload it to save.'
-              : 'A square PNG, JPEG, WebP or GIF image works best.'}
+              : `A square PNG, JPEG, WebP or GIF image of up to ${MAX_MB} MB works best.`}
           </Text>
           {file && (
             <Text size="sm" fw={500} truncate maw={280}>
