@@ -8,9 +8,15 @@ import { LoadingIndicators } from './LoadingIndicators';
  */
 export default function GlobalUi() {
   return (
-    <>
-      <Notifications position="top-center" autoClose={TOAST_DURATION_MS} limit={5} />
+    // A labelled region, so that toasts and the progress bar sit inside a landmark.
+    <section aria-label="Status messages">
+      <Notifications
+        position="top-center"
+        autoClose={TOAST_DURATION_MS}
+        limit={5}
+        withinPortal={false}
+      />
       <LoadingIndicators />
-    </>
+    </section>
   );
 }

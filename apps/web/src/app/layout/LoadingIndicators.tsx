@@ -25,7 +25,7 @@ export function LoadingIndicators() {
 
   return (
     <>
-      <NavigationProgress size={3} aria-label="Loading progress" />
+      <NavigationProgress size={3} aria-label="Loading progress" withinPortal={false} />
       <Box
         role="status"
         aria-live="polite"
