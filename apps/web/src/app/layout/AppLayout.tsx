@@ -1,7 +1,17 @@
-import { AppShell, Burger, Group, NavLink, ScrollArea, UnstyledButton } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { IconLayoutDashboard, IconSettings } from '@tabler/icons-react';
+import {
+  AppShell,
+  Burger,
+  em,
+  getBreakpointValue,
+  Group,
+  NavLink,
+  ScrollArea,
+  UnstyledButton,
+  useMantineTheme,
+} from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { ModalsProvider } from '@mantine/modals';
+import { IconLayoutDashboard, IconSettings } from '@tabler/icons-react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useAuthStore } from '../../lib/auth-store';
 import { AppBreadcrumbs } from './AppBreadcrumbs';
@@ -16,6 +26,12 @@ export function AppLayout() {
   const [mobileOpened, mobile] = useDisclosure(false);
   const [desktopOpened, desktop] = useDisclosure(true);
   const { pathname } = useLocation();
+  const theme = useMantineTheme();
+  const mobileView = useMediaQuery(
+    `(max-width: ${em(getBreakpointValue('sm', theme.breakpoints) - 0.1)})`,
+  );
+  // A collapsed sidebar is off screen: keep keyboard focus and screen readers out of it too.
+  const sidebarHidden = mobileView ? !mobileOpened : !desktopOpened;
   const currentClientId = useAuthStore((s) => s.current_client?.id);
   const home = currentClientId
     ? `/ps/${encodeURIComponent(currentClientId)}/dashboard`
@@ -76,7 +92,7 @@ export function AppLayout() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar id="app-sidebar" aria-label="Main navigation" p="sm">
+      <AppShell.Navbar id="app-sidebar" aria-label="Main navigation" p="sm" inert={sidebarHidden}>
         <AppShell.Section grow component={ScrollArea} scrollbarSize={8}>
           {links.map((link) => (
             <NavLink
