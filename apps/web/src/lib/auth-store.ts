@@ -81,8 +81,8 @@ export interface AuthState extends PersistedAuth {
   setUser: (user: AuthUser, avatarURL?: string | null) => void;
   setAvatarURL: (url: string | null) => void;
   setIsAuth: (value: boolean) => void;
-  /** A sign-in succeeded: store the user, mark the tab signed in and say where to go. */
-  signedIn: (user: AuthUser, avatarURL: string | null, destination: string) => void;
+  /** A sign-in succeeded: store token and user, mark the tab signed in and say where to go. */
+  signedIn: (token: string, user: AuthUser, avatarURL: string | null, destination: string) => void;
   clearSignInRedirect: () => void;
   clear: () => void;
 }
@@ -117,8 +117,9 @@ export const useAuthStore = create<AuthState>()(
         })),
       setAvatarURL: (url) => set({ avatarURL: url }),
       setIsAuth: (value) => set({ isAuth: value }),
-      signedIn: (user, avatarURL, destination) =>
+      signedIn: (token, user, avatarURL, destination) =>
         set({
+          userToken: token,
           user: {
             user_id: user.user_id,
             email: user.email.trim(),

@@ -8,8 +8,9 @@ import { api } from './api';
  */
 export const currentUserKey = ['rest-auth', 'user'] as const;
 
-export function fetchCurrentUser(signal?: AbortSignal): Promise<User> {
-  return api.get<User>('/v1/rest-auth/user/', { signal });
+/** `token`: use this token instead of the stored one (a sign-in that is not stored yet). */
+export function fetchCurrentUser(signal?: AbortSignal, token?: string): Promise<User> {
+  return api.get<User>('/v1/rest-auth/user/', token === undefined ? { signal } : { signal, token });
 }
 
 export function currentUserQueryOptions() {

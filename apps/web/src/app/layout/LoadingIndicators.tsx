@@ -37,7 +37,6 @@ export function LoadingIndicators() {
           transform: 'translateX(-50%)',
           zIndex: 3000,
           pointerEvents: 'none',
-          display: message ? 'block' : 'none',
         }}
       >
         {message && (

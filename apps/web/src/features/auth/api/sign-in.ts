@@ -3,19 +3,13 @@ import { currentUserKey, fetchCurrentUser } from '../../../lib/current-user';
 import { queryClient } from '../../../lib/query-client';
 
 /**
- * What every successful sign-in does (e-mail or Google): store the token, load the user
- * (GET /v1/rest-auth/user/), store {user_id, email, can_create_client} and the avatar, and mark
- * the tab signed in. The public-page guard then takes the user to `destination`.
+ * What every successful sign-in does (e-mail or Google): load the user with the new token
+ * (GET /v1/rest-auth/user/), then store the token, {user_id, email, can_create_client} and the
+ * avatar and mark the tab signed in, all at once. The public-page guard then takes the user to
+ * `destination`. Nothing is stored when loading the user fails, so the page can say why.
  */
 export async function completeSignIn(token: string, destination: string): Promise<void> {
-  const store = useAuthStore.getState();
-  store.setToken(token);
-  try {
-    const user = await fetchCurrentUser();
-    queryClient.setQueryData(currentUserKey, user);
-    useAuthStore.getState().signedIn(user, user.avatar ?? null, destination);
-  } catch (error) {
-    useAuthStore.getState().clear();
-    throw error;
-  }
+  const user = await fetchCurrentUser(undefined, token);
+  queryClient.setQueryData(currentUserKey, user);
+  useAuthStore.getState().signedIn(token, user, user.avatar ?? null, destination);
 }

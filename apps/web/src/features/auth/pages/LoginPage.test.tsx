@@ -1,3 +1,4 @@
+import { Messages } from '@portolan/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -40,6 +41,26 @@ describe('LoginPage', () => {
       user: { user_id: ada.user_id, email: 'ada@example.com', can_create_client: true },
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeVisible();
+  });
+
+  it('stores nothing and says so when the user cannot be loaded after sign-in', async () => {
+    mockApi({
+      'GET /v1/config': json(publicConfig),
+      'POST /v1/rest-auth/app/login/': json({ token: 'the-token' }),
+      'GET /v1/rest-auth/user/': apiError(503, 'SERVICE_UNAVAILABLE', 'Down for a moment.'),
+    });
+    const app = renderApp('/login');
+
+    await fillAndSubmit('ada@example.com', 'correct horse battery');
+
+    expect(
+      await screen.findByText('We could not sign you in right now. Please try again in a moment.'),
+    ).toBeVisible();
+    // The server-error toast of §8 is shown too (503 is a 5xx).
+    expect(await screen.findByText(Messages.serverError)).toBeVisible();
+    expect(app.location()).toBe('/login');
+    expect(useAuthStore.getState()).toMatchObject({ userToken: null, isAuth: false });
+    expect(screen.getByRole('textbox', { name: 'E-mail' })).toHaveValue('ada@example.com');
   });
 
   it('goes to the path query after signing in', async () => {
