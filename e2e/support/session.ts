@@ -1,0 +1,108 @@
+// Helpers for specs about a signed-in browser: one shared account per worker, signing in through
+// the UI, and reading or revoking the session token the web app keeps in localStorage.
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { createActiveUser } from './accounts.ts';
+import { test as base } from './fixtures.ts';
+import { Mailbox } from './mailbox.ts';
+import { expectDashboard, fillSignIn, type NewUser } from './pages.ts';
+import { currentRun } from './run.ts';
+
+/** localStorage key of the web app's persisted auth state (apps/web/src/lib/auth-store.ts). */
+export const AUTH_STORAGE_KEY = 'auth';
+
+/**
+ * `account`: one active account per worker, for specs that only need to be signed in. The server
+ * limits registrations per IP (20 in 15 minutes) and every test runs from 127.0.0.1, so a new
+ * account per test would hit that limit with `--repeat-each`. Sharing is safe for tests that only
+ * end their own session (logout, revocation); a test that changes the password or resets it
+ * (which ends every session of the user) must make its own account.
+ */
+export const test = base.extend<object, { account: NewUser }>({
+  account: [
+    async ({ playwright }, use) => {
+      const request = await playwright.request.newContext({ baseURL: currentRun().baseURL });
+      let user: NewUser;
+      try {
+        user = await createActiveUser(request, new Mailbox(currentRun().mailDir), 'shared');
+      } finally {
+        await request.dispose();
+      }
+      await use(user);
+    },
+    { scope: 'worker' },
+  ],
+});
+
+/** Sign in through /login and wait for the Portal Dashboard. */
+export async function signIn(page: Page, user: Pick<NewUser, 'email' | 'password'>) {
+  await page.goto('/login');
+  await fillSignIn(page, user.email, user.password);
+  await expectDashboard(page);
+}
+
+/** The session token the web app stored (localStorage `auth`, zustand's `{state: {userToken}}`). */
+export async function storedToken(page: Page): Promise<string | null> {
+  return page.evaluate((key) => {
+    const raw = window.localStorage.getItem(key);
+    if (!raw) return null;
+    const parsed = JSON.parse(raw) as { state?: { userToken?: string | null } };
+    return parsed.state?.userToken ?? null;
+  }, AUTH_STORAGE_KEY);
+}
+
+/** Like storedToken, but fails when there is none. */
+export async function requireStoredToken(page: Page): Promise<string> {
+  const token = await storedToken(page);
+  expect(token, `no token in localStorage "${AUTH_STORAGE_KEY}"`).toBeTruthy();
+  return token!;
+}
+
+/** The `exp` claim (seconds since the epoch) of a JWT, unverified. */
+export function tokenExpiry(token: string): number {
+  const payload = token.split('.')[1] ?? '';
+  const { exp } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+    exp?: unknown;
+  };
+  if (typeof exp !== 'number') throw new Error(`token without a numeric exp: ${token}`);
+  return exp;
+}
+
+/** Ends a session on the server (POST /v1/rest-auth/logout/ with its token). */
+export async function revokeSession(request: APIRequestContext, token: string): Promise<void> {
+  const res = await request.post('/v1/rest-auth/logout/', {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** Whether the server accepts a token (GET /v1/rest-auth/user/): the HTTP status. */
+export async function userStatusWith(request: APIRequestContext, token: string): Promise<number> {
+  const res = await request.get('/v1/rest-auth/user/', {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  return res.status();
+}
+
+/** Log out through the avatar menu of the header. */
+export async function logoutViaMenu(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^Account menu/ }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+}
+
+/**
+ * A toast must sit in Mantine's top-centre notifications container (the `data-position`
+ * attribute Mantine sets on each container) and be horizontally centred near the top.
+ */
+export async function expectTopCentre(page: Page, toast: Locator): Promise<void> {
+  await expect(
+    page.locator('[data-position="top-center"]').filter({ has: toast }),
+    'the toast is in the top-centre notifications container',
+  ).toHaveCount(1);
+  const box = await toast.boundingBox();
+  const viewport = page.viewportSize();
+  expect(box, 'the toast has a box').not.toBeNull();
+  expect(viewport, 'the page has a viewport').not.toBeNull();
+  const centre = box!.x + box!.width / 2;
+  expect(Math.abs(centre - viewport!.width / 2), 'horizontally centred').toBeLessThanOrEqual(2);
+  expect(box!.y, 'near the top').toBeLessThan(80);
+}

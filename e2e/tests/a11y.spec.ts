@@ -1,0 +1,122 @@
+// No page of the Authentication issue has a serious or critical axe violation: every public
+// auth and status page (with its later steps where they are cheap to reach) and the signed-in
+// Portal Dashboard and My Settings.
+import type { Page } from '@playwright/test';
+import { Messages } from '../../packages/contract/src/messages.ts';
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  strongPassword,
+  uniqueEmail,
+} from '../support/fixtures.ts';
+import { fillRegistration } from '../support/pages.ts';
+import { signIn, test } from '../support/session.ts';
+
+interface PublicPage {
+  path: string;
+  /** The page's h1. */
+  heading: string | RegExp;
+  /** The document title (route meta + " | Portolan"). */
+  title: string;
+  /** Something else that must be on the page before it is analysed. */
+  ready?: (page: Page) => Promise<void>;
+}
+
+const publicPages: PublicPage[] = [
+  { path: '/login', heading: 'Sign in to Portolan', title: 'Sign in' },
+  { path: '/register', heading: 'Create your account', title: 'Create your account' },
+  { path: '/forgot-password', heading: 'Reset your password', title: 'Reset your password' },
+  {
+    path: '/reset-password?token=some-reset-token',
+    heading: 'Choose a new password',
+    title: 'Choose a new password',
+  },
+  {
+    path: '/reset-password',
+    heading: 'Choose a new password',
+    title: 'Choose a new password',
+    ready: (page) =>
+      expect(page.getByRole('alert')).toContainText(
+        'This link is incomplete: it has no reset token.',
+      ),
+  },
+  {
+    path: '/google-auth?error=access_denied',
+    heading: 'Google sign-in did not complete',
+    title: 'Signing in with Google',
+    ready: (page) =>
+      expect(page.getByRole('alert')).toHaveText(
+        'Google sign-in was cancelled or refused. Sign in again to continue.',
+      ),
+  },
+  { path: '/error', heading: 'Something went wrong', title: 'Error' },
+  { path: '/no-access', heading: Messages.accessDeniedTitle, title: Messages.accessDeniedTitle },
+  { path: '/server-error', heading: 'The server ran into a problem', title: 'Server Error' },
+  { path: '/not-found', heading: 'Page not found', title: 'Page Not Found' },
+  {
+    path: '/no-such-page/anywhere',
+    heading: 'Page not found',
+    title: 'Page Not Found',
+    ready: (page) => expect(page.getByText('/no-such-page/anywhere')).toBeVisible(),
+  },
+];
+
+for (const { path, heading, title, ready } of publicPages) {
+  test(`${path} has no serious or critical accessibility violations`, async ({
+    page,
+  }, testInfo) => {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(page).toHaveTitle(`${title} | Portolan`);
+    await ready?.(page);
+    await expectNoSeriousA11yViolations(page, testInfo);
+  });
+}
+
+test('the code steps of /register and /forgot-password have no serious or critical violations', async ({
+  page,
+}, testInfo) => {
+  await test.step('/register, code step', async () => {
+    await page.goto('/register');
+    await fillRegistration(page, {
+      email: uniqueEmail('a11y-register'),
+      password: strongPassword(),
+      firstName: 'Axe',
+      lastName: 'Checker',
+    });
+    await expect(page.getByRole('textbox', { name: /^Activation code, digit 1/ })).toBeVisible();
+    await expectNoSeriousA11yViolations(page, testInfo);
+  });
+
+  await test.step('/forgot-password, code step', async () => {
+    await page.goto('/forgot-password');
+    // An unknown address gets the same answer as a known one, and no e-mail is sent.
+    await page
+      .getByRole('textbox', { name: 'E-mail', exact: true })
+      .fill(uniqueEmail('a11y-nobody'));
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Enter the code' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page, testInfo);
+  });
+});
+
+test('the signed-in Portal Dashboard and My Settings have no serious or critical violations', async ({
+  page,
+  account,
+}, testInfo) => {
+  await signIn(page, account);
+  await expect(page.getByRole('heading', { level: 1, name: /^Welcome/ })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, testInfo);
+
+  await page.getByRole('link', { name: 'My Settings' }).click();
+  await expect(page).toHaveURL(/\/ps\/profile$/);
+  await expect(page).toHaveTitle('My Settings | Portolan');
+  await expect(page.getByRole('textbox', { name: 'First name', exact: true })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, testInfo);
+
+  await test.step('with the avatar menu open', async () => {
+    await page.getByRole('button', { name: /^Account menu/ }).click();
+    await expect(page.getByRole('menuitem', { name: 'Logout' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page, testInfo);
+  });
+});
