@@ -1,58 +1,17 @@
 import { z } from 'zod';
+import type { ErrorDetail } from './error-codes.ts';
 
-/**
- * Every error the API answers with has one of these codes. The web app branches on `code`,
- * never on the message text.
- */
-export const ErrorCode = {
-  VALIDATION_ERROR: 'VALIDATION_ERROR',
-  INVALID_JSON: 'INVALID_JSON',
-  NOT_FOUND: 'NOT_FOUND',
-  METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
-  NOT_AUTHENTICATED: 'NOT_AUTHENTICATED',
-  PERMISSION_DENIED: 'PERMISSION_DENIED',
-  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
-  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
-  RATE_LIMITED: 'RATE_LIMITED',
-  FEATURE_DISABLED: 'FEATURE_DISABLED',
-  INTERNAL_ERROR: 'INTERNAL_ERROR',
-  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
-  // authentication and account
-  EMAIL_TAKEN: 'EMAIL_TAKEN',
-  INVALID_CREDENTIALS: 'INVALID_CREDENTIALS',
-  ACCOUNT_NOT_ACTIVATED: 'ACCOUNT_NOT_ACTIVATED',
-  ACCOUNT_DISABLED: 'ACCOUNT_DISABLED',
-  ALREADY_ACTIVATED: 'ALREADY_ACTIVATED',
-  INVALID_CODE: 'INVALID_CODE',
-  CODE_EXPIRED: 'CODE_EXPIRED',
-  TOO_MANY_ATTEMPTS: 'TOO_MANY_ATTEMPTS',
-  INVALID_TOKEN: 'INVALID_TOKEN',
-  WEAK_PASSWORD: 'WEAK_PASSWORD',
-  WRONG_PASSWORD: 'WRONG_PASSWORD',
-  OIDC_FAILED: 'OIDC_FAILED',
-} as const;
-export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+export * from './error-codes.ts';
 
 export const errorDetailSchema = z.object({
   field: z
     .string()
     .describe('Dotted path of the offending field, or the part of the request (body, query)'),
   message: z.string(),
-});
-export type ErrorDetail = z.infer<typeof errorDetailSchema>;
+}) satisfies z.ZodType<ErrorDetail>;
 
 export const errorBodySchema = z.object({
   code: z.string().describe('UPPER_SNAKE error code, see ErrorCode'),
   message: z.string(),
   details: z.unknown().optional(),
 });
-export type ErrorBody = { code: ErrorCode | string; message: string; details?: unknown };
-
-export function isErrorBody(value: unknown): value is ErrorBody {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { code?: unknown }).code === 'string' &&
-    typeof (value as { message?: unknown }).message === 'string'
-  );
-}

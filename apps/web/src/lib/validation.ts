@@ -1,19 +1,16 @@
-import type {
-  ACTIVATION_CODE_LENGTH as CONTRACT_CODE_LENGTH,
-  PASSWORD_MAX_LENGTH as CONTRACT_MAX,
-  PASSWORD_MIN_LENGTH as CONTRACT_MIN,
+import {
+  ACTIVATION_CODE_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  passwordProblem,
 } from '@portolan/contract';
 
 /**
- * Client-side checks with the same rules and wording as the API, so users learn early; the
- * server stays the judge (it also refuses common passwords, reported as WEAK_PASSWORD).
- *
- * The numbers are typed with the contract's literal types, so they cannot drift from it, while
- * the contract module that defines them (full of zod schemas) stays out of the bundle.
+ * Client-side checks with the same rules and wording as the API (the contract's zod-free rule
+ * functions), so users learn early; the server stays the judge.
  */
-export const PASSWORD_MIN_LENGTH: typeof CONTRACT_MIN = 8;
-export const PASSWORD_MAX_LENGTH: typeof CONTRACT_MAX = 256;
-export const CODE_LENGTH: typeof CONTRACT_CODE_LENGTH = 6;
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
+export const CODE_LENGTH = ACTIVATION_CODE_LENGTH;
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -28,18 +25,9 @@ export function requiredError(message: string) {
   return (value: string): string | null => (value.trim() ? null : message);
 }
 
-/** Mirrors the contract's passwordProblem(), except the common-password list (server side). */
 export function newPasswordError(value: string, email?: string): string | null {
   if (!value) return 'Enter a password.';
-  if (value.length < PASSWORD_MIN_LENGTH) return `Use at least ${PASSWORD_MIN_LENGTH} characters.`;
-  if (value.length > PASSWORD_MAX_LENGTH) return `Use at most ${PASSWORD_MAX_LENGTH} characters.`;
-  if (email) {
-    const lowered = value.toLowerCase();
-    const e = email.trim().toLowerCase();
-    if (e && (lowered === e || lowered === e.split('@')[0]))
-      return 'The password cannot be your e-mail address.';
-  }
-  return null;
+  return passwordProblem(value, email);
 }
 
 export function confirmError(value: string, password: string): string | null {
