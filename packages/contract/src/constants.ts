@@ -67,3 +67,8 @@ export const CARD_BRANDS = [
   'unionpay',
   'visa',
 ] as const;
+
+/** Uploaded images (avatars, logos): at most 5 MB, and only these types, sniffed from the bytes. */
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+export const UPLOAD_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export type UploadImageType = (typeof UPLOAD_IMAGE_TYPES)[number];

@@ -21,10 +21,7 @@ export function updateUser(body: UserUpdate) {
   return api.patch<User>('/v1/rest-auth/user/', body);
 }
 
-/** The API's limit for uploaded images (the contract's UPLOAD_MAX_BYTES, 5 MB). */
-export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
-/** The image types the API accepts (the contract's UPLOAD_IMAGE_TYPES). */
-export const UPLOAD_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export { UPLOAD_IMAGE_TYPES, UPLOAD_MAX_BYTES } from '@portolan/contract';
 
 /** POST /v1/upload/ (multipart, field `file`) → {url}. */
 export function uploadFile(file: File) {
