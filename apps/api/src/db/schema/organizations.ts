@@ -6,6 +6,18 @@ import { users } from './users.ts';
 export const MEMBERSHIP_STATUSES = ['MEMBER', 'PENDING'] as const;
 export const ROLE_KEYS = ['OWNER', 'ADMIN', 'MANAGER', 'STAFF', 'CLIENT'] as const;
 
+/** What a membership of an organization or of a workspace holds besides what it belongs to. */
+const membershipColumns = () => ({
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  role: text('role', { enum: ROLE_KEYS }).notNull(),
+  status: text('status', { enum: MEMBERSHIP_STATUSES }).notNull().default('MEMBER'),
+  invited_by: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+  last_active_at: ts('last_active_at'),
+  ...timestamps(),
+});
+
 export const organizations = pgTable('organizations', {
   id: id(),
   name: text('name').notNull(),
@@ -69,14 +81,7 @@ export const organizationMembers = pgTable(
     organization_id: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    user_id: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    role: text('role', { enum: ROLE_KEYS }).notNull(),
-    status: text('status', { enum: MEMBERSHIP_STATUSES }).notNull().default('MEMBER'),
-    invited_by: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
-    last_active_at: ts('last_active_at'),
-    ...timestamps(),
+    ...membershipColumns(),
   },
   (t) => [
     uniqueIndex('organization_members_org_user_key').on(t.organization_id, t.user_id),
@@ -91,14 +96,7 @@ export const clientMembers = pgTable(
     client_id: uuid('client_id')
       .notNull()
       .references(() => clients.id, { onDelete: 'cascade' }),
-    user_id: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    role: text('role', { enum: ROLE_KEYS }).notNull(),
-    status: text('status', { enum: MEMBERSHIP_STATUSES }).notNull().default('MEMBER'),
-    invited_by: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
-    last_active_at: ts('last_active_at'),
-    ...timestamps(),
+    ...membershipColumns(),
   },
   (t) => [
     uniqueIndex('client_members_client_user_key').on(t.client_id, t.user_id),
