@@ -1,4 +1,5 @@
-// `npm test`: every test. Stage 1: Vitest (unit, API and web projects of the root config; the API
+// `npm test`: every test. Stage 0 (full runs only): typecheck and lint, so CI holds the code to them.
+// Stage 1: Vitest (unit, API and web projects of the root config; the API
 // project runs a second time on PostgreSQL when TEST_DATABASE_URL is set). Stage 2: the browser
 // tests (build the web app when stale, then Playwright in e2e/). Both stages always run; the exit
 // code is non-zero when either failed, and a summary of the stages is printed at the end.
@@ -56,6 +57,15 @@ async function stage(name: string, enabled: boolean, body: () => Promise<number 
 }
 
 const results: StageResult[] = [];
+
+const fullRun = !unitOnly && !e2eOnly && vitestArgs.length === 0;
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+await stage('Static checks: typecheck and lint', fullRun, async () => {
+  const typecheck = await run(npm, ['run', '--silent', 'typecheck'], { cwd: ROOT });
+  if (typecheck !== 0) return `typecheck failed (exit code ${typecheck})`;
+  const lint = await run(npm, ['run', '--silent', 'lint'], { cwd: ROOT });
+  return lint === 0 ? 0 : `lint failed (exit code ${lint})`;
+});
 
 await stage('Vitest: unit, API and web tests', !e2eOnly, () =>
   run(process.execPath, [binScript('vitest', 'vitest'), 'run', ...vitestArgs], { cwd: ROOT }),
