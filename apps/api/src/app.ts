@@ -3,7 +3,6 @@ import path from 'node:path';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
-  type FastifyServerOptions,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
@@ -49,7 +48,8 @@ export interface AppDeps {
   database: Database;
   clock?: Clock;
   mailTransport?: MailTransport;
-  logger?: FastifyServerOptions['logger'];
+  /** Where log lines go (stdout unless given); tests capture them here. */
+  logStream?: { write(line: string): void };
   /** Start the mail outbox worker (off in tests, which drain it by hand). */
   startWorkers?: boolean;
 }
@@ -59,7 +59,18 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      ...(deps.logStream && { stream: deps.logStream }),
+      // Query strings can carry one-time tokens (/reset-password?token=…): never log them.
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({
+          method: req.method,
+          url: req.url.split('?')[0],
+          remoteAddress: req.ip,
+        }),
+      },
+    },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     genReqId: () => crypto.randomUUID(),

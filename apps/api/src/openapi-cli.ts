@@ -10,7 +10,7 @@ import { wrapPglite } from './db/client.ts';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portolan-openapi-'));
 const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' });
 const database = wrapPglite(await PGlite.create());
-const app = await buildApp(config, { database, logger: false });
+const app = await buildApp(config, { database });
 await app.ready();
 const doc = app.swagger();
 const out = path.resolve(import.meta.dirname, '../openapi.json');

@@ -27,7 +27,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { beforeReady?: (app: App) => void } = {},
+  options: { beforeReady?: (app: App) => void; logStream?: { write(line: string): void } } = {},
 ): Promise<TestApp> {
   const mailbox = new Mailbox();
   const smtpUrl = await mailbox.start();
@@ -41,7 +41,7 @@ export async function createTestApp(
   });
   const database = await createTestDatabase();
   const clock = new ManualClock();
-  const app = await buildApp(config, { database, clock, logger: false });
+  const app = await buildApp(config, { database, clock, logStream: options.logStream });
   options.beforeReady?.(app);
   await app.ready();
   return {

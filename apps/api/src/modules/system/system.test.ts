@@ -91,3 +91,24 @@ describe('system endpoints', () => {
     expect(ui.statusCode).toBe(200);
   });
 });
+
+describe('request logs', () => {
+  it('never contain query strings (they can carry one-time tokens)', async () => {
+    const lines: string[] = [];
+    const t = await createTestApp(
+      { LOG_LEVEL: 'info' },
+      { logStream: { write: (l) => lines.push(l) } },
+    );
+    try {
+      await t.app.inject({ method: 'GET', url: '/reset-password?token=secret-reset-token-123' });
+      await t.app.inject({ method: 'GET', url: '/v1/health?probe=secret-probe-456' });
+      const log = lines.join('');
+      expect(log).toContain('/reset-password');
+      expect(log).toContain('/v1/health');
+      expect(log).not.toContain('secret-reset-token-123');
+      expect(log).not.toContain('secret-probe-456');
+    } finally {
+      await t.close();
+    }
+  });
+});
