@@ -54,6 +54,22 @@ export interface AppDeps {
   startWorkers?: boolean;
 }
 
+/** Readable logs for a person at a terminal (when pino-pretty is installed); JSON otherwise. */
+function prettyTransport() {
+  if (!process.stdout.isTTY) return {};
+  try {
+    import.meta.resolve('pino-pretty');
+  } catch {
+    return {};
+  }
+  return {
+    transport: {
+      target: 'pino-pretty',
+      options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId' },
+    },
+  };
+}
+
 /** JSON bodies above this answer 413. Uploads have their own limit. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -61,7 +77,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      ...(deps.logStream && { stream: deps.logStream }),
+      ...(deps.logStream ? { stream: deps.logStream } : prettyTransport()),
       // Query strings can carry one-time tokens (/reset-password?token=…): never log them.
       serializers: {
         req: (req: { method: string; url: string; ip?: string }) => ({
