@@ -16,6 +16,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useAuthStore } from '../../../lib/auth-store';
 import { currentUserQueryOptions } from '../../../lib/current-user';
+import { RetryAlert } from '../../../lib/retry-alert';
 
 /**
  * /ps/dashboard and /ps/:client_id/dashboard (ps-dashboard, "Portal Dashboard"): greets the user
@@ -53,18 +54,9 @@ export function DashboardPage() {
       </Stack>
 
       {user.isError && (
-        <Alert color="red" variant="light" icon={<IconInfoCircle size={18} aria-hidden="true" />}>
-          We could not load your profile just now.{' '}
-          <Anchor
-            component="button"
-            type="button"
-            inherit
-            fw={600}
-            onClick={() => void user.refetch()}
-          >
-            Try again
-          </Anchor>
-        </Alert>
+        <RetryAlert onRetry={() => void user.refetch()}>
+          We could not load your profile just now.
+        </RetryAlert>
       )}
 
       {unknownWorkspace && (

@@ -1,7 +1,8 @@
-import { Alert, Anchor, Card, Grid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Card, Grid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { currentUserQueryOptions } from '../../../lib/current-user';
+import { RetryAlert } from '../../../lib/retry-alert';
 import { AvatarCard } from '../components/AvatarCard';
 import { PasswordChangeForm } from '../components/PasswordChangeForm';
 import { ProfileDetailsForm } from '../components/ProfileDetailsForm';
@@ -49,19 +50,13 @@ export function ProfilePage() {
       )}
 
       {user.isError && (
-        <Alert color="red" variant="light" role="alert" title="Your profile could not be loaded">
-          Check your connection and{' '}
-          <Anchor
-            component="button"
-            type="button"
-            inherit
-            fw={600}
-            onClick={() => void user.refetch()}
-          >
-            try again
-          </Anchor>
-          .
-        </Alert>
+        <RetryAlert
+          title="Your profile could not be loaded"
+          retryLabel="try again"
+          onRetry={() => void user.refetch()}
+        >
+          Check your connection and
+        </RetryAlert>
       )}
 
       {user.data && (
