@@ -67,9 +67,17 @@ await stage('Static checks: typecheck and lint', fullRun, async () => {
   return lint === 0 ? 0 : `lint failed (exit code ${lint})`;
 });
 
-await stage('Vitest: unit, API and web tests', !e2eOnly, () =>
-  run(process.execPath, [binScript('vitest', 'vitest'), 'run', ...vitestArgs], { cwd: ROOT }),
-);
+const postgresSkipped = !process.env.TEST_DATABASE_URL;
+const POSTGRES_SKIPPED =
+  'API tests on PostgreSQL skipped: TEST_DATABASE_URL is not set. To run them too: ' +
+  'TEST_DATABASE_URL=postgres://user:password@localhost:5432/postgres npm test';
+
+await stage('Vitest: unit, API and web tests', !e2eOnly, async () => {
+  if (postgresSkipped) console.log(`${POSTGRES_SKIPPED}\n`);
+  return run(process.execPath, [binScript('vitest', 'vitest'), 'run', ...vitestArgs], {
+    cwd: ROOT,
+  });
+});
 
 await stage('Browser tests (Playwright, Chromium)', !unitOnly, async () => {
   if (!(await ensureWebBuild((line) => console.log(line)))) return 'the web build failed';
@@ -84,6 +92,7 @@ for (const r of results) {
   const time = r.status === 'skipped' ? '' : ` (${formatDuration(r.ms)})`;
   console.log(`  ${icon[r.status]}  ${r.name}${time}${r.note ? ` — ${r.note}` : ''}`);
 }
+if (postgresSkipped && !e2eOnly) console.log(`\n  ${POSTGRES_SKIPPED}`);
 const failed = results.some((r) => r.status === 'failed') || interrupted;
 console.log(failed ? '\nSome tests failed.' : '\nAll tests passed.');
 process.exitCode = failed ? 1 : 0;

@@ -28,6 +28,7 @@ import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerSpa } from './plugins/static-spa.ts';
+import { pathOf, REQUEST_LINE_FIELDS, RequestLogController } from './plugins/request-log.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { passwordRoutes } from './modules/auth/password-routes.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
@@ -65,7 +66,10 @@ function prettyTransport() {
   return {
     transport: {
       target: 'pino-pretty',
-      options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId' },
+      options: {
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: ['pid', 'hostname', 'reqId', ...REQUEST_LINE_FIELDS].join(','),
+      },
     },
   };
 }
@@ -82,11 +86,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
       serializers: {
         req: (req: { method: string; url: string; ip?: string }) => ({
           method: req.method,
-          url: req.url.split('?')[0],
+          url: pathOf(req.url),
           remoteAddress: req.ip,
         }),
       },
     },
+    logController: new RequestLogController(),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     genReqId: () => crypto.randomUUID(),

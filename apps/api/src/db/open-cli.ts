@@ -5,7 +5,7 @@ import { openDatabase, type Database } from './client.ts';
 /**
  * For command-line tools (migrate, seed): open the configured database, migrated, under the
  * DATA_DIR lock when it is the embedded one; run `body`; close. A running server holding the
- * lock is reported plainly (exit 2), not as a stack trace.
+ * lock is reported plainly (exit 1), not as a stack trace.
  */
 export async function withMigratedDatabase(
   config: AppConfig,
@@ -15,8 +15,12 @@ export async function withMigratedDatabase(
   try {
     lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
   } catch (err) {
-    console.error(err instanceof DataDirLockedError ? err.message : err);
-    process.exit(2);
+    if (!(err instanceof DataDirLockedError)) throw err;
+    console.error(
+      `The embedded database in ${config.dataDir} is in use by a running Portolan server (pid ${err.pid}).\n` +
+        'Stop the server first, or run it with the server stopped.',
+    );
+    process.exit(1);
   }
   const database = await openDatabase(config);
   try {

@@ -8,8 +8,8 @@ import { testEngine } from '../../test/support/database.ts';
 const serverTs = path.resolve(import.meta.dirname, '../server.ts');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portolan-lock-'));
 
-function start(extraEnv: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [serverTs], {
+function start(extraEnv: Record<string, string> = {}, script = serverTs) {
+  const child = spawn(process.execPath, [script], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -46,6 +46,16 @@ describe.runIf(testEngine === 'pglite')('DATA_DIR lock (a real server process)',
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
+  });
+
+  it('tells the seed to wait for the server plainly: exit 1, no stack trace', async () => {
+    // This test process is alive, so a lock holding its pid is a running server's.
+    fs.writeFileSync(path.join(dataDir, 'server.lock'), String(process.pid));
+    const seed = start({}, path.resolve(import.meta.dirname, '../db/seed/cli.ts'));
+    expect(await seed.exited).toBe(1);
+    expect(seed.output()).toContain('Stop the server first, or run it with the server stopped.');
+    expect(seed.output()).not.toMatch(/^\s+at /m);
+    fs.rmSync(path.join(dataDir, 'server.lock'));
   });
 
   it('takes over a lock left by a dead process', async () => {

@@ -11,7 +11,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const { status, body } = toErrorResponse(err);
     if (status >= 500) request.log.error({ err }, 'unhandled error');
-    else request.log.info({ code: body.code, status }, body.message);
+    else request.log.debug({ code: body.code, status }, body.message);
     return sendError(reply, status, body);
   });
 }

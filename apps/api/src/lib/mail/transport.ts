@@ -50,11 +50,21 @@ export function createFileTransport(
         `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`,
       );
       await fs.writeFile(file, info.message as Buffer);
-      log.info(
-        { to: mail.to, subject: mail.subject, file, text: mail.text },
-        'mail written (no SMTP_URL)',
-      );
+      log.info(fileMailLine(mail, path.relative(process.cwd(), file) || file));
     },
     close: () => builder.close(),
   };
+}
+
+/** The layout puts a one-time code on a line of its own (templates.ts). */
+const CODE_LINE = /^\s*(\d{6})\s*$/m;
+
+/**
+ * One readable line for a message kept as a file, e.g.
+ * `Mail to ada@example.com: "Your Portolan activation code" (code 123456), saved as data/mail/….eml`,
+ * so a person running without SMTP finds the code at a glance.
+ */
+export function fileMailLine(mail: OutgoingMail, file: string): string {
+  const code = CODE_LINE.exec(mail.text)?.[1];
+  return `Mail to ${mail.to}: "${mail.subject}"${code ? ` (code ${code})` : ''}, saved as ${file}`;
 }

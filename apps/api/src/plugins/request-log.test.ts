@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { createTestApp } from '../../test/support/app.ts';
+
+/** Log lines a request writes at a level, as parsed JSON. */
+async function linesFor(
+  level: string,
+  send: (t: Awaited<ReturnType<typeof createTestApp>>) => Promise<unknown>,
+) {
+  const lines: string[] = [];
+  const t = await createTestApp(
+    { LOG_LEVEL: level },
+    { logStream: { write: (l) => lines.push(l) } },
+  );
+  try {
+    lines.length = 0; // start-up lines are not the request's
+    await send(t);
+    return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  } finally {
+    await t.close();
+  }
+}
+
+describe('request logs', () => {
+  it('write one line per request: method, path without the query, status and time', async () => {
+    const logged = await linesFor('info', async (t) => {
+      await t.app.inject({ method: 'GET', url: '/v1/config?x=secret-1' });
+      await t.app.inject({ method: 'POST', url: '/v1/rest-auth/app/login/', payload: {} });
+      await t.app.inject({ method: 'GET', url: '/v1/nowhere/' });
+    });
+    expect(logged.map((l) => l.msg)).toEqual([
+      expect.stringMatching(/^GET \/v1\/config 200 \d+(\.\d)?ms$/),
+      expect.stringMatching(/^POST \/v1\/rest-auth\/app\/login\/ 400 \d+(\.\d)?ms$/),
+      expect.stringMatching(/^GET \/v1\/nowhere\/ 404 \d+(\.\d)?ms$/),
+    ]);
+    expect(logged[0]).toMatchObject({ method: 'GET', path: '/v1/config', statusCode: 200 });
+    expect(JSON.stringify(logged)).not.toContain('secret-1');
+  });
+
+  it('keep the detailed lines for LOG_LEVEL=debug', async () => {
+    const logged = await linesFor('debug', async (t) => {
+      await t.app.inject({ method: 'GET', url: '/v1/config' });
+    });
+    const messages = logged.map((l) => l.msg);
+    expect(messages).toContain('incoming request');
+    expect(messages).toContainEqual(expect.stringMatching(/^GET \/v1\/config 200/));
+  });
+});
