@@ -50,7 +50,8 @@ export function createFileTransport(
         `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`,
       );
       await fs.writeFile(file, info.message as Buffer);
-      log.info(fileMailLine(mail, path.relative(process.cwd(), file) || file));
+      const relative = path.relative(process.cwd(), file);
+      log.info(fileMailLine(mail, relative.startsWith('..') ? file : relative));
     },
     close: () => builder.close(),
   };
