@@ -6,3 +6,4 @@ export * from './password-policy.ts';
 export * from './auth.ts';
 export * from './pagination.ts';
 export * from './account.ts';
+export * from './access.ts';

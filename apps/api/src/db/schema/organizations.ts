@@ -1,17 +1,15 @@
+import { MEMBERSHIP_STATUSES, ROLES } from '@portolan/contract';
 import { sql } from 'drizzle-orm';
 import { boolean, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { id, timestamps, ts } from './columns.ts';
 import { users } from './users.ts';
-
-export const MEMBERSHIP_STATUSES = ['MEMBER', 'PENDING'] as const;
-export const ROLE_KEYS = ['OWNER', 'ADMIN', 'MANAGER', 'STAFF', 'CLIENT'] as const;
 
 /** What a membership of an organization or of a workspace holds besides what it belongs to. */
 const membershipColumns = () => ({
   user_id: uuid('user_id')
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
-  role: text('role', { enum: ROLE_KEYS }).notNull(),
+  role: text('role', { enum: ROLES }).notNull(),
   status: text('status', { enum: MEMBERSHIP_STATUSES }).notNull().default('MEMBER'),
   invited_by: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
   last_active_at: ts('last_active_at'),
