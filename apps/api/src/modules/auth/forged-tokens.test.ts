@@ -158,6 +158,75 @@ describe('forged and dead tokens on a protected endpoint', () => {
     await expect401(bearer(crossed));
   });
 
+  it('refuses a validly signed token whose ids are not UUIDs, on every path that reads one', async () => {
+    const now = Math.floor(t.clock.now().getTime() / 1000);
+    const sign = (audience: string, claims: Record<string, unknown>) =>
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setAudience(audience)
+        .setIssuedAt(now)
+        .setExpirationTime(now + 3600)
+        .sign(t.ctx.jwtKey);
+    const sid = parts(genuine).payload.sid as string;
+    // The control: the same signing with real ids is accepted.
+    expect((await me(bearer(await sign('portolan', { sub: userId, sid })))).statusCode).toBe(200);
+
+    const notUuids = ['not-a-uuid', "1' or '1'='1", '', `${userId}x`];
+    for (const bad of notUuids) {
+      await expect401(bearer(await sign('portolan', { sub: userId, sid: bad })));
+      await expect401(bearer(await sign('portolan', { sub: bad, sid })));
+      await expect401(bearer(await sign('portolan', { sub: userId, sid, jti: bad })));
+
+      const refresh = await t.app.inject({
+        method: 'POST',
+        url: '/v1/rest-auth/app/jwt-refresh/',
+        payload: { token: await sign('portolan', { sub: userId, sid: bad }) },
+      });
+      expect(refresh.statusCode).toBe(401);
+      expect(refresh.json().code).toBe(ErrorCode.NOT_AUTHENTICATED);
+
+      const activation = await sign('portolan:activation', { sub: bad });
+      const activate = await t.app.inject({
+        method: 'PATCH',
+        url: '/v1/rest-auth/registration/activation/',
+        headers: bearer(activation),
+        payload: { code: '123456' },
+      });
+      expect(activate.statusCode).toBe(401);
+      const resend = await t.app.inject({
+        method: 'GET',
+        url: '/v1/rest-auth/registration/activation/resend-code/',
+        headers: bearer(activation),
+      });
+      expect(resend.statusCode).toBe(401);
+
+      for (const [url, audience, payload] of [
+        ['/v1/rest-auth/password/reset/identity/', 'portolan:password-reset', { code: '123456' }],
+        [
+          '/v1/rest-auth/password/reset/confirm/',
+          'portolan:password-reset-confirm',
+          { password: 'A brand new passphrase 7' },
+        ],
+      ] as const) {
+        for (const claims of [
+          { sub: bad, jti: crypto.randomUUID() },
+          { sub: crypto.randomUUID(), jti: bad },
+        ]) {
+          const res = await t.app.inject({
+            method: 'POST',
+            url,
+            payload: { ...payload, token: await sign(audience, claims) },
+          });
+          expect(res.statusCode, `${url} ${JSON.stringify(claims)}`).toBe(400);
+          expect(res.json()).toMatchObject({
+            code: ErrorCode.INVALID_TOKEN,
+            details: [{ field: 'token' }],
+          });
+        }
+      }
+    }
+  });
+
   it('refuses a token whose session was revoked by logout', async () => {
     const token = await signIn(t, email, STRONG_PASSWORD);
     expect((await me(bearer(token))).statusCode).toBe(200);

@@ -48,7 +48,18 @@ export interface VerifiedToken {
   exp: number;
 }
 
-/** Verifies signature (HS256 only), audience and expiry; returns null for any bad token. */
+// Every id the server puts in a token (user, session, code row, random jti) is a UUID. A claim
+// that is not one, even under a valid signature, is refused here: it would otherwise reach a
+// uuid column and fail there (a 500 rather than a 401).
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+const isOptionalUuid = (value: unknown): value is string | undefined =>
+  value === undefined || isUuid(value);
+
+/**
+ * Verifies signature (HS256 only), audience and expiry, and that `sub`, `sid` and `jti` (when
+ * present) are UUIDs; returns null for any bad token.
+ */
 export async function verifyToken(
   key: Uint8Array,
   clock: Clock,
@@ -62,11 +73,12 @@ export async function verifyToken(
       currentDate: clock.now(),
       requiredClaims: ['sub', 'exp', 'iat'],
     });
-    if (typeof payload.sub !== 'string') return null;
+    const { sub, sid, jti } = payload;
+    if (!isUuid(sub) || !isOptionalUuid(sid) || !isOptionalUuid(jti)) return null;
     return {
-      sub: payload.sub,
-      sid: typeof payload.sid === 'string' ? payload.sid : undefined,
-      jti: payload.jti,
+      sub,
+      sid,
+      jti,
       iat: payload.iat!,
       exp: payload.exp!,
     };
