@@ -1,21 +1,20 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from './password-policy.ts';
+import { secretText, singleLine } from './text.ts';
 
 /** E-mails are trimmed and compared case-insensitively. */
-export const emailSchema = z
-  .string()
-  .trim()
+export const emailSchema = singleLine()
   .max(254)
   .pipe(z.email({ message: 'Enter a valid e-mail address.' }));
 
-const passwordField = z.string().min(1, 'Enter a password.').max(PASSWORD_MAX_LENGTH);
+const passwordField = secretText().min(1, 'Enter a password.').max(PASSWORD_MAX_LENGTH);
 
 export const registrationRequestSchema = z.strictObject({
   email: emailSchema,
   password1: passwordField,
   password2: passwordField,
-  first_name: z.string().trim().min(1, 'Enter your first name.').max(150),
-  last_name: z.string().trim().min(1, 'Enter your last name.').max(150),
+  first_name: singleLine().min(1, 'Enter your first name.').max(150),
+  last_name: singleLine().min(1, 'Enter your last name.').max(150),
   plan: z.enum(['STANDARD', 'PROFESSIONAL', 'BUSINESS', 'CUSTOM']).nullish(),
 });
 export type RegistrationRequest = z.infer<typeof registrationRequestSchema>;
@@ -29,29 +28,26 @@ export const activationTokenResponseSchema = z.object({
 export type ActivationTokenResponse = z.infer<typeof activationTokenResponseSchema>;
 
 export const activationRequestSchema = z.strictObject({
-  code: z
-    .string()
-    .trim()
-    .regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail.'),
+  code: singleLine().regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail.'),
 });
 
 export const detailResponseSchema = z.object({ detail: z.string() });
 
 export const appLoginRequestSchema = z.strictObject({
   email: emailSchema,
-  password: z.string().min(1, 'Enter your password.').max(PASSWORD_MAX_LENGTH),
+  password: secretText().min(1, 'Enter your password.').max(PASSWORD_MAX_LENGTH),
 });
 export type AppLoginRequest = z.infer<typeof appLoginRequestSchema>;
 
 export const loginRequestSchema = z.strictObject({
   username: emailSchema,
-  password: z.string().min(1, 'Enter your password.').max(PASSWORD_MAX_LENGTH),
+  password: secretText().min(1, 'Enter your password.').max(PASSWORD_MAX_LENGTH),
 });
 
 export const tokenResponseSchema = z.object({ token: z.string() });
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
-export const refreshRequestSchema = z.strictObject({ token: z.string().min(1) });
+export const refreshRequestSchema = z.strictObject({ token: singleLine().min(1) });
 
 export const userSchema = z.object({
   user_id: z.uuid(),
@@ -66,40 +62,35 @@ export const userSchema = z.object({
 export type User = z.infer<typeof userSchema>;
 
 export const userUpdateSchema = z.strictObject({
-  first_name: z.string().trim().min(1, 'Enter your first name.').max(150).optional(),
-  last_name: z.string().trim().min(1, 'Enter your last name.').max(150).optional(),
-  phone: z
-    .string()
-    .trim()
+  first_name: singleLine().min(1, 'Enter your first name.').max(150).optional(),
+  last_name: singleLine().min(1, 'Enter your last name.').max(150).optional(),
+  phone: singleLine()
     .max(32)
     .regex(/^[+\d][\d\s().-]*$|^$/, 'Enter a phone number with digits, spaces and + ( ) - only.')
     .optional(),
-  avatar: z.string().max(1024).nullable().optional(),
+  avatar: singleLine().max(1024).nullable().optional(),
 });
 export type UserUpdate = z.infer<typeof userUpdateSchema>;
 
 export const passwordResetRequestSchema = z.strictObject({ email: emailSchema });
 export const passwordResetResponseSchema = z.object({ detail: z.string(), token: z.string() });
 export const passwordResetIdentitySchema = z.strictObject({
-  code: z
-    .string()
-    .trim()
-    .regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail.'),
-  token: z.string().min(1),
+  code: singleLine().regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail.'),
+  token: singleLine().min(1),
 });
 export const passwordResetConfirmSchema = z.strictObject({
-  token: z.string().min(1),
+  token: singleLine().min(1),
   password: passwordField,
 });
 export const passwordChangeSchema = z.strictObject({
-  old_password: z.string().min(1, 'Enter your current password.').max(PASSWORD_MAX_LENGTH),
+  old_password: secretText().min(1, 'Enter your current password.').max(PASSWORD_MAX_LENGTH),
   new_password1: passwordField,
   new_password2: passwordField,
 });
 
 export const googleLoginRequestSchema = z.strictObject({
-  code: z.string().min(1).max(4096),
-  state: z.string().min(1).max(512),
+  code: singleLine().min(1).max(4096),
+  state: singleLine().min(1).max(512),
 });
 export type GoogleLoginRequest = z.infer<typeof googleLoginRequestSchema>;
 /** `path`: the same-origin path given to the start endpoint, or null (go to the dashboard). */
@@ -110,5 +101,5 @@ export const googleLoginResponseSchema = z.object({
 export type GoogleLoginResponse = z.infer<typeof googleLoginResponseSchema>;
 /** `path` is kept only when it is a path on this site (one leading '/'); otherwise ignored. */
 export const googleStartQuerySchema = z.object({
-  path: z.string().optional(),
+  path: singleLine().optional(),
 });

@@ -5,5 +5,6 @@ export * from './config.ts';
 export * from './password-policy.ts';
 export * from './auth.ts';
 export * from './pagination.ts';
+export * from './text.ts';
 export * from './account.ts';
 export * from './access.ts';

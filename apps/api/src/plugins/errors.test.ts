@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@portolan/contract';
-import { createTestApp, type TestApp } from '../../test/support/app.ts';
+import {
+  bearer,
+  createTestApp,
+  registerActiveUser,
+  signIn,
+  type TestApp,
+} from '../../test/support/app.ts';
 import { users } from '../db/schema/index.ts';
 
 /** Bad requests get the documented 4xx body and change nothing; a crash hides its internals. */
@@ -78,8 +84,48 @@ describe('request errors', () => {
     expect(res.json().code).toBe(ErrorCode.UNSUPPORTED_MEDIA_TYPE);
   });
 
+  it('refuses a NUL in a text field with 400 naming the field (PostgreSQL cannot store it)', async () => {
+    for (const last_name of ['\u0000', 'One\u0000', 'Line\nbreak', 'Lone \ud800']) {
+      const res = await register(JSON.stringify({ ...valid, last_name }));
+      expect(res.statusCode, JSON.stringify(last_name)).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: ErrorCode.VALIDATION_ERROR,
+        details: [{ field: 'last_name', message: expect.stringMatching(/control characters/) }],
+      });
+    }
+    const res = await register(JSON.stringify({ ...valid, password1: 'Correct\u0000horse 42' }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details).toEqual([
+      { field: 'password1', message: expect.stringMatching(/NUL/) },
+    ]);
+  });
+
   it('changes nothing on any of those', async () => {
     expect(await userCount()).toBe(0);
+  });
+
+  it('refuses a NUL in a field of the signed-in user with 400, and keeps the old value', async () => {
+    const { email, password } = await registerActiveUser(t, { first_name: 'Kept' });
+    const token = await signIn(t, email, password);
+    for (const first_name of ['\u0000', 'Ann\u0000Lee']) {
+      const res = await t.app.inject({
+        method: 'PATCH',
+        url: '/v1/rest-auth/user/',
+        headers: bearer(token),
+        payload: { first_name },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: ErrorCode.VALIDATION_ERROR,
+        details: [{ field: 'first_name', message: expect.any(String) }],
+      });
+    }
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/v1/rest-auth/user/',
+      headers: bearer(token),
+    });
+    expect(me.json().first_name).toBe('Kept');
   });
 
   it('answers an unknown /v1/ route with a JSON 404', async () => {
