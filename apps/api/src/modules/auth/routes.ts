@@ -148,6 +148,6 @@ export async function authRoutes(app: App): Promise<void> {
       body: userUpdateSchema,
       response: { 200: userSchema, 400: errorBodySchema, 401: errorBodySchema },
     },
-    handler: async (request) => auth.updateUser(ctx, requireAuth(request).userId, request.body),
+    handler: async (request) => auth.updateUser(ctx, requireAuth(request).user, request.body),
   });
 }

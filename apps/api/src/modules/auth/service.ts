@@ -256,7 +256,11 @@ export async function refresh(ctx: AppContext, token: string) {
   };
 }
 
-export async function updateUser(ctx: AppContext, userId: string, patch: UserUpdate) {
+export async function updateUser(ctx: AppContext, user: UserRow, patch: UserUpdate) {
+  const userId = user.id;
+  // An empty change is answered with the user as is: nothing to write (and drizzle cannot
+  // build an UPDATE without a SET).
+  if (Object.values(patch).every((value) => value === undefined)) return toUserDto(user);
   if (patch.avatar && !(await isOwnUploadUrl(ctx.db, userId, patch.avatar))) {
     throw fieldError(
       'avatar',

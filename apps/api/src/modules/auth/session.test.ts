@@ -185,6 +185,22 @@ describe('sign-in, session and account', () => {
     ).toBe(400);
   });
 
+  it('answers an empty change with the user unchanged and writes nothing', async () => {
+    const { email } = await registerActiveUser(t);
+    const token = await signIn(t, email, STRONG_PASSWORD);
+    const [before] = await t.ctx.db.select().from(users).where(eq(users.email, email));
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/v1/rest-auth/user/',
+      headers: bearer(token),
+      payload: {},
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual((await me(token)).json());
+    const [after] = await t.ctx.db.select().from(users).where(eq(users.email, email));
+    expect(after).toEqual(before);
+  });
+
   it('updates names and phone but never the e-mail', async () => {
     const { email } = await registerActiveUser(t);
     const token = await signIn(t, email, STRONG_PASSWORD);
