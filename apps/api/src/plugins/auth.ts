@@ -33,7 +33,7 @@ export function registerAuth(app: FastifyInstance): void {
       ? await verifyToken(ctx.jwtKey, ctx.clock, Audience.session, token)
       : null;
     if (!verified?.sid) throw notAuthenticated();
-    const live = await findLiveSession(ctx.db, ctx.clock, verified.sid, verified.sub);
+    const live = await findLiveSession(ctx.db, ctx.clock, { ...verified, sid: verified.sid });
     if (!live) throw notAuthenticated('Your session has ended. Sign in again.');
     request.auth = { userId: live.user.id, sessionId: live.session.id, user: live.user };
   });

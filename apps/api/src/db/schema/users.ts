@@ -38,6 +38,7 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     created_at: ts('created_at').notNull().defaultNow(),
+    /** When the session's newest token was signed; tokens signed before are retired. */
     last_refreshed_at: ts('last_refreshed_at').notNull().defaultNow(),
     /** Absolute lifetime: no refresh can extend a session past this. */
     expires_at: ts('expires_at').notNull(),

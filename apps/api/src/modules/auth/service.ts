@@ -242,8 +242,9 @@ export async function logout(ctx: AppContext, sessionId: string) {
 export async function refresh(ctx: AppContext, token: string) {
   const verified = await verifyToken(ctx.jwtKey, ctx.clock, Audience.session, token);
   if (!verified?.sid) throw notAuthenticated('The session has ended. Sign in again.');
-  const live = await findLiveSession(ctx.db, ctx.clock, verified.sid, verified.sub);
+  const live = await findLiveSession(ctx.db, ctx.clock, { ...verified, sid: verified.sid });
   if (!live) throw notAuthenticated('The session has ended. Sign in again.');
+  // Retires the token being replaced (see findLiveSession); before signing the new one.
   await touchSession(ctx.db, ctx.clock, live.session.id);
   return {
     token: await signToken(

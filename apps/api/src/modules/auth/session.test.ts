@@ -156,6 +156,47 @@ describe('sign-in, session and account', () => {
     expect((await refresh(token)).statusCode).toBe(401);
   });
 
+  it('retires the replaced token after a refresh, with a 10-second grace', async () => {
+    const { email } = await registerActiveUser(t);
+    const old = await signIn(t, email, STRONG_PASSWORD);
+    t.clock.advance(10 * 3600_000);
+    const res = await refresh(old);
+    expect(res.statusCode).toBe(200);
+    const fresh = res.json().token as string;
+
+    // Requests already in flight with the old token still pass, for a few seconds.
+    t.clock.advance(5_000);
+    expect((await me(old)).statusCode).toBe(200);
+    expect((await me(fresh)).statusCode).toBe(200);
+
+    t.clock.advance(6_000);
+    const retired = await me(old);
+    expect(retired.statusCode).toBe(401);
+    expect(retired.json().code).toBe(ErrorCode.NOT_AUTHENTICATED);
+    expect((await refresh(old)).statusCode).toBe(401);
+    expect((await me(fresh)).statusCode).toBe(200);
+
+    // The next refresh retires the second token the same way.
+    t.clock.advance(3600_000);
+    const third = (await refresh(fresh)).json().token as string;
+    t.clock.advance(11_000);
+    expect((await me(fresh)).statusCode).toBe(401);
+    expect((await me(third)).statusCode).toBe(200);
+    expect((await refresh(third)).statusCode).toBe(200);
+  });
+
+  it('keeps every token valid that no refresh has replaced', async () => {
+    // A sign-in on each of two devices: two sessions, each token current in its own.
+    const { email } = await registerActiveUser(t);
+    const laptop = await signIn(t, email, STRONG_PASSWORD);
+    t.clock.advance(60_000);
+    const phone = await signIn(t, email, STRONG_PASSWORD);
+    t.clock.advance(60_000);
+    expect((await refresh(phone)).statusCode).toBe(200);
+    t.clock.advance(60_000);
+    expect((await me(laptop)).statusCode).toBe(200);
+  });
+
   it('never refreshes past the 30-day absolute lifetime', async () => {
     const { email } = await registerActiveUser(t);
     let token = await signIn(t, email, STRONG_PASSWORD);

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { days, hours, type Clock } from '../../lib/clock.ts';
@@ -34,18 +34,40 @@ export function tokenExpiry(clock: Clock, sessionExpiresAt: Date): Date {
   return new Date(Math.min(clock.now().getTime() + TOKEN_LIFETIME_MS, sessionExpiresAt.getTime()));
 }
 
-/** The session and its user, if the session is live and the user may sign in: one query. */
-export async function findLiveSession(db: Db, clock: Clock, sessionId: string, userId: string) {
+/**
+ * A token replaced by a refresh keeps working this long after the refresh, for requests sent
+ * with it just before; then only the newest token of the session is accepted.
+ */
+export const REPLACED_TOKEN_GRACE_MS = 10_000;
+
+/**
+ * The session and its user, if the session is live, the token is of its current generation
+ * and the user may sign in: one query.
+ *
+ * `last_refreshed_at` is when the session's newest token was signed (sign-in or refresh), so a
+ * token is current when it was issued in that second or later (`iat` has whole seconds); an
+ * older one only within the grace after the refresh that replaced it.
+ */
+export async function findLiveSession(
+  db: Db,
+  clock: Clock,
+  token: { sid: string; sub: string; iat: number },
+) {
+  const now = clock.now();
   const [row] = await db
     .select({ session: sessions, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.user_id))
     .where(
       and(
-        eq(sessions.id, sessionId),
-        eq(sessions.user_id, userId),
+        eq(sessions.id, token.sid),
+        eq(sessions.user_id, token.sub),
         isNull(sessions.revoked_at),
-        gt(sessions.expires_at, clock.now()),
+        gt(sessions.expires_at, now),
+        or(
+          lt(sessions.last_refreshed_at, new Date((token.iat + 1) * 1000)),
+          gt(sessions.last_refreshed_at, new Date(now.getTime() - REPLACED_TOKEN_GRACE_MS)),
+        ),
         isNull(users.deleted_at),
         eq(users.enabled, true),
       ),
@@ -54,6 +76,10 @@ export async function findLiveSession(db: Db, clock: Clock, sessionId: string, u
   return row;
 }
 
+/**
+ * Marks a refresh: from now on tokens signed before it are retired (after the grace). Call it
+ * before signing the new token, so the new token's `iat` is not earlier than this time.
+ */
 export async function touchSession(db: Db | Tx, clock: Clock, sessionId: string) {
   await db
     .update(sessions)
