@@ -25,6 +25,7 @@ import {
 import { resolveJwtSecret } from './lib/secrets.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { protocolErrorOptions, registerProtocolErrors } from './plugins/protocol-errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerSpa } from './plugins/static-spa.ts';
@@ -97,6 +98,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
     genReqId: () => crypto.randomUUID(),
     ajv: undefined,
     routerOptions: { ignoreTrailingSlash: false },
+    ...protocolErrorOptions,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -125,6 +127,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
   app.decorate('ctx', ctx);
 
   registerErrorHandling(app);
+  registerProtocolErrors(app);
   await registerSecurity(app);
   await registerOpenApi(app);
   registerAuth(app);

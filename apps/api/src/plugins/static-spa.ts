@@ -5,7 +5,23 @@ import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '@portolan/contract';
 import { sendError } from './errors.ts';
 
-const API_PREFIXES = ['/v1/', '/v1', '/docs', '/uploads'];
+/** First path segments of the API, its documents and the uploads: never the web app. */
+const API_SEGMENTS = new Set(['v1', 'docs', 'uploads']);
+
+/**
+ * Whether a path belongs to the API side (answered with the JSON 404 when no route matches):
+ * its first segment, decoded and in any case, is one of API_SEGMENTS (`/V1/x`, `//v1`, `/%76%31`).
+ */
+export function isApiPath(url: string): boolean {
+  const first = (url.split('?')[0] ?? '').split('/').find((s) => s !== '') ?? '';
+  let segment = first;
+  try {
+    segment = decodeURIComponent(first);
+  } catch {
+    // left as sent: it cannot equal a name of API_SEGMENTS anyway
+  }
+  return API_SEGMENTS.has(segment.toLowerCase());
+}
 
 /**
  * Serves the built web app: hashed assets with a year-long cache, index.html never cached, and
@@ -30,10 +46,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    const isApi = API_PREFIXES.some(
-      (p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`),
-    );
-    if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (!isApiPath(url) && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
       const assetLike = /\.[a-z0-9]{2,5}$/i.test(url);
       if (!assetLike) {
         return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
