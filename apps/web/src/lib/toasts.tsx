@@ -73,36 +73,43 @@ export function showNewerVersionToast(): void {
   showPersistent(ToastId.newerVersion, Messages.newerVersion, false, 'blue');
 }
 
-/** Generic toasts: 5 seconds, top centre. */
+/** A short, stable hash of a text (FNV-1a, base 36), for notification ids. */
+function textHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
+}
+
+type ToastKind = 'success' | 'error' | 'info';
+
+const toastColor: Record<ToastKind, string> = { success: 'teal', error: 'red', info: 'blue' };
+
+/**
+ * The id of a generic toast: the same kind and text give the same id, and Mantine ignores a
+ * `show` whose id is already on screen (or queued), so a repeated message never stacks.
+ */
+export function toastId(kind: ToastKind, message: string, title?: string): string {
+  return `toast-${kind}-${textHash(`${title ?? ''}\n${message}`)}`;
+}
+
+function showGeneric(kind: ToastKind, message: string, title?: string): string {
+  return notifications.show({
+    id: toastId(kind, message, title),
+    color: toastColor[kind],
+    title,
+    message,
+    position: 'top-center',
+    autoClose: TOAST_DURATION_MS,
+    closeButtonProps,
+  });
+}
+
+/** Generic toasts: 5 seconds, top centre, one at a time per message. */
 export const toast = {
-  success(message: string, title?: string) {
-    notifications.show({
-      color: 'teal',
-      title,
-      message,
-      position: 'top-center',
-      autoClose: TOAST_DURATION_MS,
-      closeButtonProps,
-    });
-  },
-  error(message: string, title?: string) {
-    notifications.show({
-      color: 'red',
-      title,
-      message,
-      position: 'top-center',
-      autoClose: TOAST_DURATION_MS,
-      closeButtonProps,
-    });
-  },
-  info(message: string, title?: string) {
-    notifications.show({
-      color: 'blue',
-      title,
-      message,
-      position: 'top-center',
-      autoClose: TOAST_DURATION_MS,
-      closeButtonProps,
-    });
-  },
+  success: (message: string, title?: string) => showGeneric('success', message, title),
+  error: (message: string, title?: string) => showGeneric('error', message, title),
+  info: (message: string, title?: string) => showGeneric('info', message, title),
 };

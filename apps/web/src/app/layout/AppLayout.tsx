@@ -17,12 +17,14 @@ import { useAuthStore } from '../../lib/auth-store';
 import { AppBreadcrumbs } from './AppBreadcrumbs';
 import { Copyright } from './Copyright';
 import { Logo } from './Logo';
+import { useToastArea } from './toast-area';
 import { UserMenu } from './UserMenu';
 
 const DASHBOARD_RE = /^\/ps\/(?:[^/]+\/)?dashboard\/?$/;
 
 /** The signed-in container (label Home): header, sidebar, breadcrumbs, page, footer. */
 export function AppLayout() {
+  useToastArea('app');
   const [mobileOpened, mobile] = useDisclosure(false);
   const [desktopOpened, desktop] = useDisclosure(true);
   const { pathname } = useLocation();

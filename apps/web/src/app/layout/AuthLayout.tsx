@@ -3,9 +3,11 @@ import { ModalsProvider } from '@mantine/modals';
 import { Link, Outlet } from 'react-router';
 import { Copyright } from './Copyright';
 import { Logo } from './Logo';
+import { useToastArea } from './toast-area';
 
 /** Public pages: a centred card under the brand, on a quiet background. */
 export function AuthLayout() {
+  useToastArea('auth');
   return (
     <Box
       mih="100vh"
@@ -17,7 +19,8 @@ export function AuthLayout() {
           'radial-gradient(circle at 15% 0%, var(--mantine-color-ocean-0) 0, transparent 45%), radial-gradient(circle at 100% 100%, var(--mantine-color-ocean-1) 0, transparent 40%)',
       }}
     >
-      <Box component="header" pt={{ base: 'xl', sm: 48 }} pb="lg">
+      {/* Padding and logo size in global.css: toasts start just below this brand area. */}
+      <Box component="header" className="portolan-auth-brand">
         <Center>
           <Anchor component={Link} to="/" underline="never" aria-label="Portolan home">
             <Logo size={40} />
