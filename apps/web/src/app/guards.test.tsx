@@ -72,6 +72,39 @@ describe('navigation guard', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
     expect(app.location()).toBe('/no/such/page');
     expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+    // Anonymous: the standalone public page, no app shell.
+    expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /account menu/i })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Portolan home' })).toBeInTheDocument();
+  });
+
+  it('keeps the app shell around Not Found for a signed-in user', async () => {
+    mockApi({ 'GET /v1/rest-auth/user/': json(ada) });
+    signIn();
+    const app = renderApp('/no/such/page');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    expect(app.location()).toBe('/no/such/page');
+    expect(screen.getByRole('banner')).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: /account menu/i })).toBeInTheDocument();
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(crumbs).toHaveTextContent('Home');
+    expect(crumbs).toHaveTextContent('Page not found');
+    expect(screen.getByRole('link', { name: 'Go to the dashboard' })).toHaveAttribute(
+      'href',
+      '/ps/dashboard',
+    );
+    expect(screen.getByText('/no/such/page')).toBeVisible();
+    await waitFor(() => expect(document.title).toBe('Page Not Found | Portolan'));
+  });
+
+  it('/not-found itself keeps the app shell for a signed-in user', async () => {
+    mockApi({ 'GET /v1/rest-auth/user/': json(ada) });
+    signIn();
+    renderApp('/not-found');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeInTheDocument();
   });
 
   it('treats a /share/ path as public', async () => {
@@ -123,6 +156,34 @@ describe('layout shell', () => {
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/login'));
     expect(mock.callsTo('POST /v1/rest-auth/logout/')).toHaveLength(1);
     expect(useAuthStore.getState().userToken).toBeNull();
+  });
+});
+
+describe('toast area', () => {
+  it('marks the document for toasts below the logo on public pages', async () => {
+    mockApi(configOnly);
+    renderApp('/login');
+    await screen.findByRole('button', { name: 'Sign in' });
+    expect(document.documentElement).toHaveAttribute('data-toast-area', 'auth');
+  });
+
+  it('marks the document for toasts below the header on app pages, and moves with the layout', async () => {
+    const user = userEvent.setup();
+    mockApi({
+      'GET /v1/rest-auth/user/': json(ada),
+      'POST /v1/rest-auth/logout/': new Response(null, { status: 204 }),
+      'GET /v1/config': json(publicConfig),
+    });
+    signIn();
+    const app = renderApp('/ps/profile');
+    await screen.findByRole('heading', { level: 1, name: 'My Settings' });
+    expect(document.documentElement).toHaveAttribute('data-toast-area', 'app');
+
+    await user.click(screen.getByRole('button', { name: /account menu/i }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/login'));
+    await screen.findByRole('button', { name: 'Sign in' });
+    expect(document.documentElement).toHaveAttribute('data-toast-area', 'auth');
   });
 });
 

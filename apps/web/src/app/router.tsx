@@ -36,6 +36,11 @@ const dashboard = {
   ),
 } satisfies Partial<RouteObject>;
 
+const notFound = {
+  handle: handle({ title: 'Page Not Found', crumb: 'Page not found', name: 'NotFound' }),
+  lazy: lazyPage(() => import('../features/errors/pages/NotFoundPage').then((m) => m.NotFoundPage)),
+} satisfies Partial<RouteObject>;
+
 export const routes: RouteObject[] = [
   {
     id: 'root',
@@ -119,13 +124,6 @@ export const routes: RouteObject[] = [
               import('../features/errors/pages/ServerErrorPage').then((m) => m.ServerErrorPage),
             ),
           },
-          {
-            path: 'not-found',
-            handle: handle({ title: 'Page Not Found', name: 'NotFound' }),
-            lazy: lazyPage(() =>
-              import('../features/errors/pages/NotFoundPage').then((m) => m.NotFoundPage),
-            ),
-          },
         ],
       },
 
@@ -151,17 +149,14 @@ export const routes: RouteObject[] = [
         ],
       },
 
-      // Every unknown path (including /share/ paths, which are public) shows Not Found.
+      // /not-found and every unknown path (including /share/ paths, which are public): inside
+      // the app shell for a signed-in user, the standalone public page for anyone else.
       {
-        lazy: authLayout,
+        lazy: lazyPage(() => import('./layout/NotFoundLayout').then((m) => m.NotFoundLayout)),
+        handle: handle({ crumb: 'Home' }),
         children: [
-          {
-            path: '*',
-            handle: handle({ title: 'Page Not Found', name: 'NotFound' }),
-            lazy: lazyPage(() =>
-              import('../features/errors/pages/NotFoundPage').then((m) => m.NotFoundPage),
-            ),
-          },
+          { path: 'not-found', ...notFound },
+          { path: '*', ...notFound },
         ],
       },
     ],

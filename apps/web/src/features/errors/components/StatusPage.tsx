@@ -9,10 +9,19 @@ export interface StatusPageProps {
   children: ReactNode;
   /** Extra actions beside the button home. */
   actions?: ReactNode;
+  /** The way home: the home page (`/`) unless given. */
+  home?: { to: string; label: string };
 }
 
 /** A status page in the public card: an icon, one h1, what happened, and a way home. */
-export function StatusPage({ icon, color, title, children, actions }: StatusPageProps) {
+export function StatusPage({
+  icon,
+  color,
+  title,
+  children,
+  actions,
+  home = { to: '/', label: 'Go to the home page' },
+}: StatusPageProps) {
   return (
     <Stack align="center" gap="md" ta="center">
       <ThemeIcon size={64} radius="xl" variant="light" color={color} aria-hidden="true">
@@ -23,8 +32,8 @@ export function StatusPage({ icon, color, title, children, actions }: StatusPage
       </Title>
       <Text c="dimmed">{children}</Text>
       <Stack gap="xs" w="100%" mt="xs">
-        <Button component={Link} to="/" fullWidth>
-          Go to the home page
+        <Button component={Link} to={home.to} fullWidth>
+          {home.label}
         </Button>
         {actions}
       </Stack>
