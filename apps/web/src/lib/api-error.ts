@@ -64,3 +64,37 @@ export function errorMessage(error: unknown, fallback = 'Something went wrong. P
   if (error instanceof ApiError && error.message) return error.message;
   return fallback;
 }
+
+/**
+ * Why a call failed, from its status and code (never its text): `network` when no answer came
+ * (no connection, or the timeout), `server` for 500 and above, `request` for any other answer.
+ */
+export type FailureKind = 'network' | 'server' | 'request';
+
+export function failureKind(error: unknown): FailureKind {
+  if (error instanceof ApiError) {
+    if (error.status === 0) return 'network';
+    if (error.status >= 500) return 'server';
+    return 'request';
+  }
+  // Not an API answer at all (fetch threw before the client could wrap it).
+  return error instanceof TypeError ? 'network' : 'request';
+}
+
+/**
+ * A sentence saying why something could not be loaded, consistent with the toast the client
+ * showed for the same failure (§8: application error for 500+, network error without answer).
+ */
+export function loadFailureReason(error: unknown): string {
+  if (error instanceof ApiError && error.code === ClientErrorCode.TIMEOUT) {
+    return 'The server took too long to answer.';
+  }
+  switch (failureKind(error)) {
+    case 'network':
+      return 'The server could not be reached. Check your internet connection.';
+    case 'server':
+      return 'The server ran into a problem on its side.';
+    default:
+      return errorMessage(error, 'Something went wrong.');
+  }
+}

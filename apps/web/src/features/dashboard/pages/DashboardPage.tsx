@@ -8,40 +8,87 @@ import {
   Skeleton,
   Stack,
   Text,
+  ThemeIcon,
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconBuildingCommunity, IconInfoCircle, IconSettings } from '@tabler/icons-react';
+import type { User } from '@portolan/contract';
+import { IconBuildingCommunity, IconInfoCircle, IconUserCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
+import { loadFailureReason } from '../../../lib/api';
 import { useAuthStore } from '../../../lib/auth-store';
 import { currentUserQueryOptions } from '../../../lib/current-user';
 import { RetryAlert } from '../../../lib/retry-alert';
 
 /**
- * /ps/dashboard and /ps/:client_id/dashboard (ps-dashboard, "Portal Dashboard"): greets the user
- * and says honestly that they do not belong to any workspace yet.
+ * What the profile lacks, in the words of the prompt: the name (both parts), a photo and a phone
+ * number. An empty list means the profile is complete and no prompt is shown.
+ */
+export function missingProfileParts(
+  user: Pick<User, 'first_name' | 'last_name' | 'phone' | 'avatar'>,
+): string[] {
+  const missing: string[] = [];
+  if (!user.first_name.trim() || !user.last_name.trim()) missing.push('your full name');
+  if (!user.avatar) missing.push('a photo');
+  if (!user.phone.trim()) missing.push('a phone number');
+  return missing;
+}
+
+/** "a", "a and b", "a, b and c". */
+function listText(parts: string[]): string {
+  if (parts.length < 2) return parts.join('');
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+function ProfilePrompt({ missing }: { missing: string[] }) {
+  return (
+    <Card padding="lg" component="section" aria-labelledby="profile-prompt-title">
+      <Group gap="md" wrap="nowrap" align="flex-start">
+        <ThemeIcon size={40} radius="xl" variant="light" aria-hidden="true">
+          <IconUserCircle size={22} stroke={1.6} />
+        </ThemeIcon>
+        <Stack gap={6} style={{ flex: 1 }}>
+          <Title order={2} fz="h4" id="profile-prompt-title">
+            Finish your profile
+          </Title>
+          <Text size="sm" c="dimmed">
+            Add {listText(missing)}, so that the people you work with can recognise and reach you.
+          </Text>
+          <Group mt={4}>
+            <Button component={Link} to="/ps/profile" variant="light" size="sm">
+              Go to My Settings
+            </Button>
+          </Group>
+        </Stack>
+      </Group>
+    </Card>
+  );
+}
+
+/**
+ * /ps/dashboard and /ps/:client_id/dashboard (ps-dashboard, "Portal Dashboard"). The breadcrumbs
+ * of the layout say where the user is; the page says each thing once: one greeting (the h1), the
+ * e-mail signed in with, a profile prompt only while the profile lacks something, and honestly
+ * that the user does not belong to any workspace yet.
  */
 export function DashboardPage() {
   const { client_id: clientId } = useParams();
   const currentClient = useAuthStore((s) => s.current_client);
   const storedEmail = useAuthStore((s) => s.user?.email);
   const user = useQuery(currentUserQueryOptions());
-
   const firstName = user.data?.first_name.trim();
   const email = user.data?.email ?? storedEmail;
   const unknownWorkspace = Boolean(clientId) && currentClient?.id !== clientId;
+  const missing = user.data ? missingProfileParts(user.data) : [];
 
   return (
     <Stack gap="xl" maw={960}>
       <Stack gap={4}>
-        <Text size="sm" fw={600} c="ocean.8" tt="uppercase">
-          Portal Dashboard
-        </Text>
         {user.isPending ? (
           <>
             <VisuallyHidden component="h1">Welcome</VisuallyHidden>
-            <Skeleton height={36} width={280} radius="sm" aria-hidden="true" />
+            <Skeleton height={36} width={280} maw="100%" radius="sm" aria-hidden="true" />
           </>
         ) : (
           <Title order={1}>{firstName ? `Welcome, ${firstName}` : 'Welcome to Portolan'}</Title>
@@ -55,7 +102,7 @@ export function DashboardPage() {
 
       {user.isError && (
         <RetryAlert onRetry={() => void user.refetch()}>
-          We could not load your profile just now.
+          We could not load your profile. {loadFailureReason(user.error)}
         </RetryAlert>
       )}
 
@@ -75,6 +122,8 @@ export function DashboardPage() {
         </Alert>
       )}
 
+      {missing.length > 0 && <ProfilePrompt missing={missing} />}
+
       <Card padding="xl">
         <EmptyState
           icon={<IconBuildingCommunity size={36} stroke={1.5} aria-hidden="true" />}
@@ -86,24 +135,8 @@ export function DashboardPage() {
             invites you to one, the invitation arrives by e-mail and the workspace shows up here.
             Organizations and workspaces arrive in a later release of Portolan.
           </EmptyState.Description>
-          <EmptyState.Actions>
-            <Button
-              component={Link}
-              to="/ps/profile"
-              variant="default"
-              leftSection={<IconSettings size={16} aria-hidden="true" />}
-            >
-              Complete your profile
-            </Button>
-          </EmptyState.Actions>
         </EmptyState>
       </Card>
-
-      <Group gap="xs">
-        <Text size="sm" c="dimmed">
-          Expecting an invitation? Check the inbox of {email ?? 'your e-mail address'}.
-        </Text>
-      </Group>
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { User } from '@portolan/contract';
 import { useState } from 'react';
@@ -83,22 +83,20 @@ export function ProfileDetailsForm({ user }: { user: User }) {
           disabled
           description="Your sign-in e-mail cannot be changed here."
         />
-        <Group grow align="flex-start" wrap="wrap">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">
           <TextInput
             label="First name"
             autoComplete="given-name"
             required
-            miw={180}
             {...form.getInputProps('first_name')}
           />
           <TextInput
             label="Last name"
             autoComplete="family-name"
             required
-            miw={180}
             {...form.getInputProps('last_name')}
           />
-        </Group>
+        </SimpleGrid>
         <TextInput
           label="Phone"
           type="tel"

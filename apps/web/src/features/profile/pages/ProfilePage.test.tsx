@@ -115,4 +115,38 @@ describe('ProfilePage (My Settings)', () => {
     // This session stays signed in.
     expect(useAuthStore.getState().isAuth).toBe(true);
   });
+
+  it('a failed load says why, consistent with the toast: server error or no connection', async () => {
+    const mock = mockApi({
+      'GET /v1/rest-auth/user/': apiError(503, 'SERVICE_UNAVAILABLE', 'Down.'),
+    });
+    signIn();
+    renderApp('/ps/profile');
+    // (The §8 toast is an alert too: pick the page's own.)
+    const pageAlert = () =>
+      screen.getAllByRole('alert').find((a) => a.textContent?.includes('could not be loaded'));
+    await waitFor(() => expect(pageAlert()).toBeDefined(), { timeout: 8000 });
+    const alert = pageAlert()!;
+    expect(alert).toHaveTextContent('The server ran into a problem on its side.');
+    expect(alert).not.toHaveTextContent(/connection/);
+
+    mock.on('GET /v1/rest-auth/user/', () => Promise.reject(new TypeError('Failed to fetch')));
+    const user = userEvent.setup();
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await waitFor(() =>
+      expect(pageAlert()).toHaveTextContent(
+        'The server could not be reached. Check your internet connection.',
+      ),
+    );
+  });
+
+  it('first and last name share a responsive grid (one column on a phone)', async () => {
+    mockApi({ 'GET /v1/rest-auth/user/': json(ada) });
+    signIn();
+    renderApp('/ps/profile');
+    const first = await screen.findByRole('textbox', { name: 'First name' });
+    const grid = first.closest('.mantine-SimpleGrid-root');
+    expect(grid).not.toBeNull();
+    expect(within(grid as HTMLElement).getByRole('textbox', { name: 'Last name' })).toBeVisible();
+  });
 });

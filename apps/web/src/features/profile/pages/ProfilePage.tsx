@@ -1,6 +1,7 @@
 import { Card, Grid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { loadFailureReason } from '../../../lib/api';
 import { currentUserQueryOptions } from '../../../lib/current-user';
 import { RetryAlert } from '../../../lib/retry-alert';
 import { AvatarCard } from '../components/AvatarCard';
@@ -50,12 +51,8 @@ export function ProfilePage() {
       )}
 
       {user.isError && (
-        <RetryAlert
-          title="Your profile could not be loaded"
-          retryLabel="try again"
-          onRetry={() => void user.refetch()}
-        >
-          Check your connection and
+        <RetryAlert title="Your profile could not be loaded" onRetry={() => void user.refetch()}>
+          {loadFailureReason(user.error)}
         </RetryAlert>
       )}
 
