@@ -23,14 +23,29 @@ export function login(body: AppLoginRequest) {
   return api.post<TokenResponse>('/v1/rest-auth/app/login/', body);
 }
 
-/** POST /v1/rest-auth/registration/ → 201 {token, email, detail}; the token is for activation. */
+/**
+ * POST /v1/rest-auth/registration/ → 201 {token, email, detail}; the token is for activation.
+ * The answer is the same whether or not the address already has an account (no enumeration).
+ */
 export function register(body: RegistrationRequest) {
   return api.post<ActivationTokenResponse>('/v1/rest-auth/registration/', body);
 }
 
-/** PATCH /v1/rest-auth/registration/activation/ {code}, the activation token as Authorization. */
+/**
+ * The activation answer: `token` is a session token exactly like the sign-in answer's. (A server
+ * of the previous release answered `detail` only; the page then asks the user to sign in.)
+ */
+export interface ActivationResponse {
+  detail: string;
+  token?: string;
+}
+
+/**
+ * PATCH /v1/rest-auth/registration/activation/ {code}, the activation token as Authorization
+ * → {detail, token}.
+ */
 export function activate(code: string, activationToken: string) {
-  return api.patch<DetailResponse>(
+  return api.patch<ActivationResponse>(
     '/v1/rest-auth/registration/activation/',
     { code },
     { token: activationToken },

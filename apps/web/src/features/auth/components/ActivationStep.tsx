@@ -1,17 +1,22 @@
 import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ErrorCode } from '../../../lib/error-codes';
 import { ApiError, errorMessage } from '../../../lib/api';
+import { signInDestination } from '../../../lib/auth-store';
 import { toast } from '../../../lib/toasts';
 import { codeError } from '../../../lib/validation';
 import { clearActivation, type PendingActivation } from '../api/activation-storage';
 import { activate, resendActivationCode } from '../api/auth-api';
+import { completeSignIn } from '../api/sign-in';
 import { AuthHeading } from './AuthHeading';
 import { CodeInput } from './CodeInput';
 import { FormAlert } from './FormAlert';
 
+/** After activation the user is signed in (the answer carries a session token). */
+export const ACTIVATED_WELCOME = 'Your account is active. Welcome to Portolan!';
+/** A server that answers without a session token: the user signs in themselves. */
 export const ACTIVATED_MESSAGE = 'Your account is active. Sign in to continue.';
 
 export const ActivationMessages = {
@@ -21,7 +26,16 @@ export const ActivationMessages = {
   alreadyActive: 'This account is already active. Sign in to continue.',
   sessionExpired:
     'This activation link has expired. Sign in with your e-mail and password to get a new code.',
+  signInFailed:
+    'Your account is active, but we could not sign you in just now. Sign in with your e-mail and password to continue.',
 } as const;
+
+/** `/login`, keeping the `path` to come back to. */
+export function loginLink(pathQuery: string | null): string {
+  return pathQuery ? `/login?path=${encodeURIComponent(pathQuery)}` : '/login';
+}
+
+type ActivationOutcome = 'signed-in' | 'activated' | 'sign-in-failed';
 
 function codeErrorMessage(error: unknown): string {
   if (!(error instanceof ApiError)) return errorMessage(error);
@@ -52,22 +66,44 @@ export interface ActivationStepProps {
 /** The code step of registration: the 6-digit code sent to the new account's e-mail. */
 export function ActivationStep({ pending, onRestart }: ActivationStepProps) {
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const pathQuery = params.get('path');
   const [code, setCode] = useState('');
   const [codeProblem, setCodeProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: ReactNode } | null>(null);
+  const [signInFailed, setSignInFailed] = useState(false);
 
-  const finish = (message: string) => {
+  const toLogin = (message: string) => {
     clearActivation();
     toast.success(message);
-    void navigate('/login', { replace: true, state: { email: pending.email } });
+    void navigate(loginLink(pathQuery), { replace: true, state: { email: pending.email } });
   };
 
   const activation = useMutation({
-    mutationFn: (value: string) => activate(value, pending.token),
-    onSuccess: () => finish(ACTIVATED_MESSAGE),
+    /**
+     * Activate, then sign in with the session token of the answer exactly as the login page does
+     * (the public-page guard then takes the user to the `path` query, else the dashboard).
+     */
+    mutationFn: async (value: string): Promise<ActivationOutcome> => {
+      const res = await activate(value, pending.token);
+      // The code is used up and the account is active: the pending activation is over.
+      clearActivation();
+      if (!res?.token) return 'activated';
+      try {
+        await completeSignIn(res.token, signInDestination(pathQuery));
+        return 'signed-in';
+      } catch {
+        return 'sign-in-failed';
+      }
+    },
+    onSuccess: (outcome) => {
+      if (outcome === 'signed-in') toast.success(ACTIVATED_WELCOME);
+      else if (outcome === 'activated') toLogin(ACTIVATED_MESSAGE);
+      else setSignInFailed(true);
+    },
     onError: (error) => {
       if (error instanceof ApiError && error.code === ErrorCode.ALREADY_ACTIVATED) {
-        finish(ActivationMessages.alreadyActive);
+        toLogin(ActivationMessages.alreadyActive);
         return;
       }
       if (
@@ -80,7 +116,7 @@ export function ActivationStep({ pending, onRestart }: ActivationStepProps) {
           text: (
             <>
               {ActivationMessages.sessionExpired}{' '}
-              <Anchor component={Link} to="/login" inherit fw={600}>
+              <Anchor component={Link} to={loginLink(pathQuery)} inherit fw={600}>
                 Go to sign in
               </Anchor>
             </>
@@ -112,7 +148,7 @@ export function ActivationStep({ pending, onRestart }: ActivationStepProps) {
               {ActivationMessages.alreadyActive}{' '}
               <Anchor
                 component={Link}
-                to="/login"
+                to={loginLink(pathQuery)}
                 state={{ email: pending.email }}
                 inherit
                 fw={600}
@@ -134,6 +170,24 @@ export function ActivationStep({ pending, onRestart }: ActivationStepProps) {
     },
   });
 
+  if (signInFailed) {
+    return (
+      <>
+        <AuthHeading title="Your account is active" />
+        <FormAlert kind="info">{ActivationMessages.signInFailed}</FormAlert>
+        <Button
+          component={Link}
+          to={loginLink(pathQuery)}
+          state={{ email: pending.email }}
+          fullWidth
+          size="md"
+        >
+          Go to sign in
+        </Button>
+      </>
+    );
+  }
+
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setNotice(null);
@@ -145,9 +199,10 @@ export function ActivationStep({ pending, onRestart }: ActivationStepProps) {
 
   return (
     <>
+      {/* The same words whether or not the address already had an account (no enumeration). */}
       <AuthHeading title="Check your e-mail">
-        We sent a 6-digit code to <strong>{pending.email || 'your e-mail address'}</strong>. Enter
-        it below to activate your account.
+        We sent a code to <strong>{pending.email || 'your e-mail address'}</strong>. Enter the 6
+        digits below to activate your account.
       </AuthHeading>
 
       {notice && <FormAlert kind={notice.kind}>{notice.text}</FormAlert>}
@@ -171,8 +226,19 @@ export function ActivationStep({ pending, onRestart }: ActivationStepProps) {
       </form>
 
       <Stack gap="xs" mt="lg" align="center">
-        <Text size="sm" c="dimmed">
-          Did not get it? Check your spam folder, or ask for a new code.
+        <Text size="sm" c="dimmed" ta="center">
+          Did not get it? Check your spam folder, or ask for a new code. Already have an account
+          with this address?{' '}
+          <Anchor
+            component={Link}
+            to={loginLink(pathQuery)}
+            inherit
+            fw={600}
+            onClick={clearActivation}
+          >
+            Sign in
+          </Anchor>
+          .
         </Text>
         <Group gap="sm" justify="center">
           <Button

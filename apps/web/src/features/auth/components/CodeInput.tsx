@@ -1,5 +1,5 @@
 import { CODE_LENGTH } from '../../../lib/validation';
-import { PinInput, Stack, Text } from '@mantine/core';
+import { Input, InputWrapperContext, PinInput, Stack, Text } from '@mantine/core';
 import { useId } from 'react';
 
 export interface CodeInputProps {
@@ -11,7 +11,10 @@ export interface CodeInputProps {
   autoFocus?: boolean;
 }
 
-/** The 6-digit code from the e-mail: one labelled group of digit boxes, errors announced. */
+/**
+ * The 6-digit code from the e-mail: one labelled group of digit boxes. An error is a field error
+ * like the others (red, announced), and every box is aria-invalid and described by it.
+ */
 export function CodeInput({ label, value, onChange, error, disabled, autoFocus }: CodeInputProps) {
   const id = useId();
   const labelId = `${id}-label`;
@@ -21,28 +24,42 @@ export function CodeInput({ label, value, onChange, error, disabled, autoFocus }
       <Text id={labelId} fw={500} size="sm">
         {label}
       </Text>
-      <PinInput
-        length={CODE_LENGTH}
-        type="number"
-        oneTimeCode
-        size="lg"
-        gap="xs"
-        value={value}
-        onChange={onChange}
-        error={Boolean(error)}
-        disabled={disabled}
-        autoFocus={autoFocus}
-        aria-labelledby={labelId}
-        getInputProps={(index) => ({
-          'aria-label': `${label}, digit ${index + 1} of ${CODE_LENGTH}`,
-          'aria-invalid': Boolean(error),
-          'aria-describedby': error ? errorId : undefined,
-        })}
-      />
+      {/*
+        Mantine's inputs take aria-describedby from the input-wrapper context (a prop is
+        overridden), so the error is wired through it; each box keeps its own id.
+      */}
+      <InputWrapperContext
+        value={{
+          offsetTop: false,
+          offsetBottom: false,
+          describedBy: error ? errorId : undefined,
+          inputId: undefined,
+          labelId: undefined,
+          getStyles: null,
+        }}
+      >
+        <PinInput
+          length={CODE_LENGTH}
+          type="number"
+          oneTimeCode
+          size="lg"
+          gap="xs"
+          value={value}
+          onChange={onChange}
+          error={Boolean(error)}
+          disabled={disabled}
+          autoFocus={autoFocus}
+          aria-labelledby={labelId}
+          getInputProps={(index) => ({
+            'aria-label': `${label}, digit ${index + 1} of ${CODE_LENGTH}`,
+          })}
+        />
+      </InputWrapperContext>
+      {/* Mantine's field error: the same red as every other field's error. */}
       {error && (
-        <Text id={errorId} c="error" size="sm" role="alert">
+        <Input.Error id={errorId} role="alert">
           {error}
-        </Text>
+        </Input.Error>
       )}
     </Stack>
   );

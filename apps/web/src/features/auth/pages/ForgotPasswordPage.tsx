@@ -207,12 +207,15 @@ export function ForgotPasswordPage() {
           <NewPasswordForm token={step.resetToken} email={step.email} />
         </>
       )}
-      <Text ta="center" size="sm" mt="lg">
-        Remembered it?{' '}
-        <Anchor component={Link} to="/login" fw={600}>
-          Back to sign in
-        </Anchor>
-      </Text>
+      {/* Once the code is verified the user is choosing a new password: no way "back" here. */}
+      {step.name !== 'password' && (
+        <Text ta="center" size="sm" mt="lg">
+          Remembered it?{' '}
+          <Anchor component={Link} to="/login" fw={600}>
+            Back to sign in
+          </Anchor>
+        </Text>
+      )}
     </>
   );
 }

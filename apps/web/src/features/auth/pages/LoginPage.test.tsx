@@ -137,13 +137,18 @@ describe('LoginPage', () => {
         email: 'ada@example.com',
       }),
     });
-    const app = renderApp('/login');
+    const app = renderApp('/login?path=%2Fps%2Fprofile');
+    // The way to register keeps the page to come back to, as does this detour.
+    expect(await screen.findByRole('link', { name: 'Create an account' })).toHaveAttribute(
+      'href',
+      '/register?path=%2Fps%2Fprofile',
+    );
 
     await fillAndSubmit('ada@example.com', 'correct horse battery');
 
-    await waitFor(() => expect(app.location()).toBe('/register'));
-    expect(await screen.findByText(/We sent a 6-digit code to/)).toHaveTextContent(
-      'ada@example.com',
+    await waitFor(() => expect(app.location()).toBe('/register?path=%2Fps%2Fprofile'));
+    expect(await screen.findByText(/We sent a code to/)).toHaveTextContent(
+      'We sent a code to ada@example.com.',
     );
     expect(JSON.parse(window.sessionStorage.getItem(ACTIVATION_STORAGE_KEY) ?? '{}')).toEqual({
       token: 'activation-token',

@@ -30,6 +30,11 @@ export const LoginMessages = {
   rateLimited: 'Too many attempts. Try again in a few minutes.',
 } as const;
 
+/** `/register`, keeping the `path` to go to once the new account is active and signed in. */
+function registerLink(pathQuery: string | null): string {
+  return pathQuery ? `/register?path=${encodeURIComponent(pathQuery)}` : '/register';
+}
+
 interface LoginValues {
   email: string;
   password: string;
@@ -77,7 +82,7 @@ export function LoginPage() {
         const pending = activationFromDetails(error.details);
         if (pending) {
           saveActivation({ token: pending.token, email: pending.email || form.getValues().email });
-          void navigate('/register', { state: { fromLogin: true } });
+          void navigate(registerLink(pathQuery), { state: { fromLogin: true } });
           return;
         }
         setFormError('This account is not activated yet. Check your e-mail for the code.');
@@ -168,7 +173,7 @@ export function LoginPage() {
       {registration && (
         <Text ta="center" size="sm" mt="lg">
           New to Portolan?{' '}
-          <Anchor component={Link} to="/register" fw={600}>
+          <Anchor component={Link} to={registerLink(pathQuery)} fw={600}>
             Create an account
           </Anchor>
         </Text>

@@ -21,7 +21,9 @@ describe('ForgotPasswordPage', () => {
     const app = renderApp('/forgot-password');
     const user = userEvent.setup();
 
+    const backToSignIn = () => screen.queryByRole('link', { name: 'Back to sign in' });
     await user.type(await screen.findByRole('textbox', { name: 'E-mail' }), ' ada@example.com ');
+    expect(backToSignIn()).toHaveAttribute('href', '/login');
     await user.click(screen.getByRole('button', { name: 'Send code' }));
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Enter the code' })).toBeVisible();
@@ -33,6 +35,10 @@ describe('ForgotPasswordPage', () => {
     await user.keyboard('999999');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText(/That code is not right/)).toBeVisible();
+    expect(screen.getByRole('textbox', { name: /digit 1 of 6/ })).toHaveAccessibleDescription(
+      /That code is not right/,
+    );
+    expect(backToSignIn()).toBeInTheDocument();
 
     await user.click(screen.getByRole('textbox', { name: /digit 1 of 6/ }));
     await user.keyboard('123456');
@@ -41,6 +47,9 @@ describe('ForgotPasswordPage', () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Choose a new password' }),
     ).toBeVisible();
+    // The last step: no "Remembered it? Back to sign in" any more.
+    expect(backToSignIn()).toBeNull();
+    expect(screen.queryByText(/Remembered it/)).toBeNull();
     expect(mock.callsTo('POST /v1/rest-auth/password/reset/identity/')[1]?.body).toEqual({
       code: '123456',
       token: 'request-token',
@@ -67,6 +76,8 @@ describe('ResetPasswordPage', () => {
     });
     renderApp('/reset-password?token=from-the-link');
     const user = userEvent.setup();
+    await screen.findByLabelText(/^New password/);
+    expect(screen.queryByRole('link', { name: 'Back to sign in' })).toBeNull();
 
     await user.type(await screen.findByLabelText(/^New password/), NEW_PASSWORD);
     await user.type(screen.getByLabelText(/^Confirm new password/), NEW_PASSWORD);
@@ -86,5 +97,6 @@ describe('ResetPasswordPage', () => {
     mockApi();
     renderApp('/reset-password');
     expect(await screen.findByRole('alert')).toHaveTextContent('it has no reset token');
+    expect(screen.getByRole('link', { name: 'Back to sign in' })).toHaveAttribute('href', '/login');
   });
 });

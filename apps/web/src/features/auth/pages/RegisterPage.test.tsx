@@ -2,11 +2,15 @@ import { Messages } from '@portolan/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { apiError, json, mockApi, publicConfig } from '../../../test/api-mock';
+import { useAuthStore } from '../../../lib/auth-store';
+import { ada, apiError, json, mockApi, publicConfig } from '../../../test/api-mock';
 import { renderApp } from '../../../test/render-app';
 import { ACTIVATION_STORAGE_KEY } from '../api/activation-storage';
-import { ACTIVATED_MESSAGE, ActivationMessages } from '../components/ActivationStep';
-import { EMAIL_TAKEN_MESSAGE } from './RegisterPage';
+import {
+  ACTIVATED_MESSAGE,
+  ACTIVATED_WELCOME,
+  ActivationMessages,
+} from '../components/ActivationStep';
 
 const PASSWORD = 'tidal compass rose';
 
@@ -26,6 +30,13 @@ async function typeCode(user: ReturnType<typeof userEvent.setup>, code: string) 
   await user.keyboard(code);
 }
 
+function savePending() {
+  window.sessionStorage.setItem(
+    ACTIVATION_STORAGE_KEY,
+    JSON.stringify({ token: 'activation-token', email: 'ada@example.com' }),
+  );
+}
+
 describe('RegisterPage', () => {
   it('registers, then asks for the code sent to the e-mail', async () => {
     const mock = mockApi({
@@ -42,8 +53,8 @@ describe('RegisterPage', () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Check your e-mail' }),
     ).toBeVisible();
-    expect(screen.getByText(/We sent a 6-digit code to/)).toHaveTextContent(
-      'We sent a 6-digit code to ada@example.com',
+    expect(screen.getByText(/We sent a code to/)).toHaveTextContent(
+      'We sent a code to ada@example.com.',
     );
     expect(mock.callsTo('POST /v1/rest-auth/registration/')[0]?.body).toEqual({
       email: 'ada@example.com',
@@ -59,18 +70,31 @@ describe('RegisterPage', () => {
     });
   });
 
-  it('EMAIL_TAKEN puts an error on the e-mail field', async () => {
+  it('goes on to the code step whatever the API says (no "account exists" path)', async () => {
+    // Registration is enumeration-safe: an address with an account gets the same 201 answer.
     mockApi({
       'GET /v1/config': json(publicConfig),
-      'POST /v1/rest-auth/registration/': apiError(409, 'EMAIL_TAKEN', 'E-mail taken.'),
+      'POST /v1/rest-auth/registration/': json(
+        {
+          token: 'activation-token',
+          email: 'ada@example.com',
+          detail: 'Something the page does not repeat.',
+        },
+        201,
+      ),
     });
     renderApp('/register');
 
     await fillRegistration();
 
-    const email = screen.getByRole('textbox', { name: 'E-mail' });
-    await waitFor(() => expect(email).toHaveAttribute('aria-invalid', 'true'));
-    expect(email).toHaveAccessibleDescription(EMAIL_TAKEN_MESSAGE);
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Check your e-mail' }),
+    ).toBeVisible();
+    expect(screen.getByText(/We sent a code to/)).toHaveTextContent(
+      'We sent a code to ada@example.com.',
+    );
+    expect(screen.queryByText('Something the page does not repeat.')).toBeNull();
+    expect(screen.queryByText(/already exists/)).toBeNull();
   });
 
   it('maps WEAK_PASSWORD and validation details to their fields', async () => {
@@ -107,17 +131,15 @@ describe('RegisterPage', () => {
     expect(mock.callsTo('POST /v1/rest-auth/registration/')).toHaveLength(0);
   });
 
-  it('activates with the code and the activation token, then goes to /login with the e-mail', async () => {
-    window.sessionStorage.setItem(
-      ACTIVATION_STORAGE_KEY,
-      JSON.stringify({ token: 'activation-token', email: 'ada@example.com' }),
-    );
+  it("activates with the code, then signs in with the answer's token and lands on the dashboard", async () => {
+    savePending();
     const mock = mockApi({
       'GET /v1/config': json(publicConfig),
       'PATCH /v1/rest-auth/registration/activation/': [
         apiError(400, 'INVALID_CODE', 'Invalid code.'),
-        json({ detail: 'Activated.' }),
+        json({ detail: 'Your account is active.', token: 'session-token' }),
       ],
+      'GET /v1/rest-auth/user/': json({ ...ada, avatar: '/uploads/ada.png' }),
     });
     const app = renderApp('/register');
     const user = userEvent.setup();
@@ -129,20 +151,127 @@ describe('RegisterPage', () => {
 
     await typeCode(user, '111111');
     await user.click(screen.getByRole('button', { name: 'Activate account' }));
-    expect(await screen.findByText(ActivationMessages.invalidCode)).toBeVisible();
+    const problem = await screen.findByText(ActivationMessages.invalidCode);
+    expect(problem).toBeVisible();
+
+    await typeCode(user, '123456');
+    await user.click(screen.getByRole('button', { name: 'Activate account' }));
+
+    await waitFor(() => expect(app.location()).toBe('/ps/dashboard'));
+    const calls = mock.callsTo('PATCH /v1/rest-auth/registration/activation/');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.body).toEqual({ code: '123456' });
+    expect(calls[1]?.headers.get('Authorization')).toBe('Bearer activation-token');
+    // Exactly what the login page stores: the user loaded with the new token, then all at once.
+    expect(mock.callsTo('GET /v1/rest-auth/user/')[0]?.headers.get('Authorization')).toBe(
+      'Bearer session-token',
+    );
+    expect(useAuthStore.getState()).toMatchObject({
+      userToken: 'session-token',
+      isAuth: true,
+      avatarURL: '/uploads/ada.png',
+      user: { user_id: ada.user_id, email: 'ada@example.com', can_create_client: true },
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeVisible();
+    expect(await screen.findByText(ACTIVATED_WELCOME)).toBeVisible();
+    expect(window.sessionStorage.getItem(ACTIVATION_STORAGE_KEY)).toBeNull();
+    // Nobody asked for the password again.
+    expect(mock.callsTo('POST /v1/rest-auth/app/login/')).toHaveLength(0);
+  });
+
+  it('after activation goes to the path query, as sign-in does', async () => {
+    savePending();
+    mockApi({
+      'GET /v1/config': json(publicConfig),
+      'PATCH /v1/rest-auth/registration/activation/': json({
+        detail: 'Your account is active.',
+        token: 'session-token',
+      }),
+      'GET /v1/rest-auth/user/': json(ada),
+    });
+    const app = renderApp('/register?path=%2Fps%2Fprofile');
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { level: 1, name: 'Check your e-mail' });
+
+    await typeCode(user, '123456');
+    await user.click(screen.getByRole('button', { name: 'Activate account' }));
+
+    await waitFor(() => expect(app.location()).toBe('/ps/profile'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Settings' })).toBeVisible();
+  });
+
+  it('without a token in the answer, goes to /login with the e-mail filled in', async () => {
+    savePending();
+    mockApi({
+      'GET /v1/config': json(publicConfig),
+      'PATCH /v1/rest-auth/registration/activation/': json({ detail: ACTIVATED_MESSAGE }),
+    });
+    const app = renderApp('/register');
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { level: 1, name: 'Check your e-mail' });
 
     await typeCode(user, '123456');
     await user.click(screen.getByRole('button', { name: 'Activate account' }));
 
     await waitFor(() => expect(app.location()).toBe('/login'));
-    const calls = mock.callsTo('PATCH /v1/rest-auth/registration/activation/');
-    expect(calls).toHaveLength(2);
-    expect(calls[1]?.body).toEqual({ code: '123456' });
-    expect(calls[1]?.headers.get('Authorization')).toBe('Bearer activation-token');
     expect(await screen.findByText(ACTIVATED_MESSAGE)).toBeVisible();
-    expect(ACTIVATED_MESSAGE).toBe('Your account is active. Sign in to continue.');
     expect(await screen.findByRole('textbox', { name: 'E-mail' })).toHaveValue('ada@example.com');
+    expect(useAuthStore.getState().userToken).toBeNull();
+  });
+
+  it('says the account is active when the user cannot be loaded after activation', async () => {
+    savePending();
+    mockApi({
+      'GET /v1/config': json(publicConfig),
+      'PATCH /v1/rest-auth/registration/activation/': json({
+        detail: 'Your account is active.',
+        token: 'session-token',
+      }),
+      'GET /v1/rest-auth/user/': apiError(503, 'SERVICE_UNAVAILABLE', 'Down.'),
+    });
+    const app = renderApp('/register');
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { level: 1, name: 'Check your e-mail' });
+
+    await typeCode(user, '123456');
+    await user.click(screen.getByRole('button', { name: 'Activate account' }));
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Your account is active' }),
+    ).toBeVisible();
+    expect(screen.getByText(ActivationMessages.signInFailed)).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Go to sign in' })).toHaveAttribute('href', '/login');
+    expect(app.location()).toBe('/register');
+    expect(useAuthStore.getState()).toMatchObject({ userToken: null, isAuth: false });
     expect(window.sessionStorage.getItem(ACTIVATION_STORAGE_KEY)).toBeNull();
+  });
+
+  it('a wrong code is a field error: red, aria-invalid, described by the message', async () => {
+    savePending();
+    mockApi({
+      'GET /v1/config': json(publicConfig),
+      'PATCH /v1/rest-auth/registration/activation/': apiError(400, 'INVALID_CODE', 'No.'),
+    });
+    renderApp('/register');
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { level: 1, name: 'Check your e-mail' });
+
+    await typeCode(user, '111111');
+    await user.click(screen.getByRole('button', { name: 'Activate account' }));
+
+    const problem = await screen.findByText(ActivationMessages.invalidCode);
+    // Mantine's field error element (the red of every other field error), not plain text.
+    expect(problem.className).toMatch(/mantine-InputWrapper-error|mantine-Input-error/);
+    for (const digit of screen.getAllByRole('textbox', { name: /Activation code, digit/ })) {
+      expect(digit).toHaveAttribute('aria-invalid', 'true');
+      expect(digit).toHaveAccessibleDescription(ActivationMessages.invalidCode);
+    }
+    // Typing again clears it.
+    await typeCode(user, '2');
+    expect(screen.queryByText(ActivationMessages.invalidCode)).toBeNull();
+    expect(screen.getByRole('textbox', { name: /digit 1 of 6/ })).not.toHaveAttribute(
+      'aria-invalid',
+    );
   });
 
   it('shows CODE_EXPIRED and TOO_MANY_ATTEMPTS under the code input', async () => {
@@ -196,6 +325,16 @@ describe('RegisterPage', () => {
     await user.click(screen.getByRole('button', { name: 'Resend code' }));
     expect(await screen.findByText(/This account is already active/)).toBeVisible();
     expect(screen.getByRole('link', { name: 'Go to sign in' })).toHaveAttribute('href', '/login');
+  });
+
+  it('a failed settings load names the cause: the server, not the connection', async () => {
+    mockApi({ 'GET /v1/config': apiError(500, 'INTERNAL_ERROR', 'Internal error.') });
+    renderApp('/register');
+    const alert = await screen.findByText(/We could not load the sign-up settings/, undefined, {
+      timeout: 8000,
+    });
+    expect(alert).toHaveTextContent('The server ran into a problem on its side.');
+    expect(alert).not.toHaveTextContent(/connection/);
   });
 
   it('explains that registration is closed when the switch is off', async () => {

@@ -2,9 +2,9 @@ import {
   Anchor,
   Button,
   Center,
-  Group,
   Loader,
   PasswordInput,
+  SimpleGrid,
   Stack,
   Text,
   TextInput,
@@ -12,9 +12,9 @@ import {
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ErrorCode } from '../../../lib/error-codes';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { ApiError, errorMessage, loadFailureReason } from '../../../lib/api';
 import { usePublicConfig } from '../../../lib/config';
 import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
 import {
@@ -26,12 +26,9 @@ import {
 } from '../../../lib/validation';
 import { loadActivation, saveActivation, type PendingActivation } from '../api/activation-storage';
 import { register } from '../api/auth-api';
-import { ActivationStep } from '../components/ActivationStep';
+import { ActivationStep, loginLink } from '../components/ActivationStep';
 import { AuthHeading } from '../components/AuthHeading';
 import { FormAlert } from '../components/FormAlert';
-
-export const EMAIL_TAKEN_MESSAGE =
-  'An account with this e-mail already exists. Sign in, or reset your password if you forgot it.';
 
 interface RegisterValues {
   email: string;
@@ -41,7 +38,17 @@ interface RegisterValues {
   password2: string;
 }
 
-function RegistrationForm({ onRegistered }: { onRegistered: (p: PendingActivation) => void }) {
+/**
+ * The answer is the same for a new address and for one that already has an account (the server
+ * does not tell which), so the form always goes on to the code step: no "account exists" error.
+ */
+function RegistrationForm({
+  onRegistered,
+  pathQuery,
+}: {
+  onRegistered: (p: PendingActivation) => void;
+  pathQuery: string | null;
+}) {
   const [formError, setFormError] = useState<ReactNode>(null);
   const form = useForm<RegisterValues>({
     enhanceGetInputProps: withAriaInvalid,
@@ -74,10 +81,6 @@ function RegistrationForm({ onRegistered }: { onRegistered: (p: PendingActivatio
       saveActivation(pending);
       onRegistered(pending);
     } catch (error) {
-      if (error instanceof ApiError && error.code === ErrorCode.EMAIL_TAKEN) {
-        form.setFieldError('email', EMAIL_TAKEN_MESSAGE);
-        return;
-      }
       if (applyFieldErrors(form, error, { password: 'password1' })) return;
       if (error instanceof ApiError && error.code === ErrorCode.WEAK_PASSWORD) {
         form.setFieldError('password1', error.message);
@@ -116,22 +119,20 @@ function RegistrationForm({ onRegistered }: { onRegistered: (p: PendingActivatio
             required
             {...form.getInputProps('email')}
           />
-          <Group grow align="flex-start" gap="md" wrap="wrap">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">
             <TextInput
               label="First name"
               autoComplete="given-name"
               required
-              miw={160}
               {...form.getInputProps('first_name')}
             />
             <TextInput
               label="Last name"
               autoComplete="family-name"
               required
-              miw={160}
               {...form.getInputProps('last_name')}
             />
-          </Group>
+          </SimpleGrid>
           <PasswordInput
             label="Password"
             description={`At least ${PASSWORD_MIN_LENGTH} characters. A passphrase is best.`}
@@ -153,7 +154,7 @@ function RegistrationForm({ onRegistered }: { onRegistered: (p: PendingActivatio
 
       <Text ta="center" size="sm" mt="lg">
         Already have an account?{' '}
-        <Anchor component={Link} to="/login" fw={600}>
+        <Anchor component={Link} to={loginLink(pathQuery)} fw={600}>
           Sign in
         </Anchor>
       </Text>
@@ -167,6 +168,8 @@ function RegistrationForm({ onRegistered }: { onRegistered: (p: PendingActivatio
  */
 export function RegisterPage() {
   const [pending, setPending] = useState<PendingActivation | null>(loadActivation);
+  const [params] = useSearchParams();
+  const pathQuery = params.get('path');
   const config = usePublicConfig();
 
   if (pending) return <ActivationStep pending={pending} onRestart={() => setPending(null)} />;
@@ -184,7 +187,7 @@ export function RegisterPage() {
       <>
         <AuthHeading title="Create your account" />
         <FormAlert>
-          We could not load the sign-up settings. Check your connection, then reload the page.
+          We could not load the sign-up settings. {loadFailureReason(config.error)}
         </FormAlert>
         <Button fullWidth onClick={() => void config.refetch()}>
           Try again
@@ -211,12 +214,12 @@ export function RegisterPage() {
             </>
           )}
         </Text>
-        <Button component={Link} to="/login" fullWidth>
+        <Button component={Link} to={loginLink(pathQuery)} fullWidth>
           Go to sign in
         </Button>
       </>
     );
   }
 
-  return <RegistrationForm onRegistered={setPending} />;
+  return <RegistrationForm onRegistered={setPending} pathQuery={pathQuery} />;
 }

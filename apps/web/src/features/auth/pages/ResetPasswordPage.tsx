@@ -15,21 +15,24 @@ export function ResetPasswordPage() {
         Pick a password you do not use anywhere else.
       </AuthHeading>
       {token ? (
+        // The last step of a reset, like the third step of /forgot-password: no "back" link.
         <NewPasswordForm token={token} />
       ) : (
-        <FormAlert>
-          This link is incomplete: it has no reset token. Open the link from the e-mail again, or{' '}
-          <Anchor component={Link} to="/forgot-password" inherit fw={600}>
-            start a new password reset
-          </Anchor>
-          .
-        </FormAlert>
+        <>
+          <FormAlert>
+            This link is incomplete: it has no reset token. Open the link from the e-mail again, or{' '}
+            <Anchor component={Link} to="/forgot-password" inherit fw={600}>
+              start a new password reset
+            </Anchor>
+            .
+          </FormAlert>
+          <Text ta="center" size="sm" mt="lg">
+            <Anchor component={Link} to="/login" fw={600}>
+              Back to sign in
+            </Anchor>
+          </Text>
+        </>
       )}
-      <Text ta="center" size="sm" mt="lg">
-        <Anchor component={Link} to="/login" fw={600}>
-          Back to sign in
-        </Anchor>
-      </Text>
     </>
   );
 }
