@@ -3,3 +3,4 @@ export * from './mail.ts';
 export * from './activities.ts';
 export * from './uploads.ts';
 export * from './organizations.ts';
+export * from './login-throttles.ts';

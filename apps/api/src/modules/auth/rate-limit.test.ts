@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@portolan/contract';
 import {
@@ -7,6 +8,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../../../test/support/app.ts';
+import { loginFailures } from '../../db/schema/index.ts';
 
 const rateLimited = { code: ErrorCode.RATE_LIMITED, message: expect.any(String) };
 
@@ -73,6 +75,89 @@ describe('rate limits', () => {
       });
       expect(later.statusCode).toBe(200);
       expect(later.json()).toEqual({ token: expect.any(String) });
+    });
+
+    // Each guess from an address of its own, so the per-address limit (50) never answers first.
+    let block = 0;
+    const guessAll = (email: string, n: number) => {
+      block++;
+      return Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          inject('POST', '/v1/rest-auth/app/login/', `10.5.${block}.${i + 1}`, {
+            email,
+            password: `wrong password ${i}`,
+          }),
+        ),
+      );
+    };
+    const tally = (answers: Awaited<ReturnType<typeof guessAll>>) => ({
+      invalid: answers.filter(
+        (r) => r.statusCode === 400 && r.json().code === ErrorCode.INVALID_CREDENTIALS,
+      ).length,
+      locked: answers.filter(
+        (r) => r.statusCode === 429 && r.json().code === ErrorCode.RATE_LIMITED,
+      ).length,
+    });
+
+    for (const n of [50, 200]) {
+      it(`checks at most 10 of ${n} guesses sent at once, then refuses even the right password`, async () => {
+        const { email } = await registerActiveUser(t);
+        const answers = await guessAll(email, n);
+        expect(tally(answers)).toEqual({ invalid: 10, locked: n - 10 });
+        const failures = await t.ctx.db
+          .select()
+          .from(loginFailures)
+          .where(eq(loginFailures.email, email.toLowerCase()));
+        expect(failures).toHaveLength(10);
+
+        const right = await inject('POST', '/v1/rest-auth/app/login/', '10.5.250.1', {
+          email,
+          password: STRONG_PASSWORD,
+        });
+        expect(right.statusCode).toBe(429);
+        expect(right.json()).toEqual(rateLimited);
+
+        t.clock.advance(15 * 60_000 + 1_000);
+        const later = await inject('POST', '/v1/rest-auth/app/login/', '10.5.250.2', {
+          email,
+          password: STRONG_PASSWORD,
+        });
+        expect(later.statusCode).toBe(200);
+      });
+    }
+
+    it('answers parallel guesses for an unknown e-mail exactly like for an account', async () => {
+      const answers = await guessAll(uniqueEmail('nobody'), 50);
+      expect(tally(answers)).toEqual({ invalid: 10, locked: 40 });
+      const bodies = new Set(answers.map((r) => r.body));
+      expect(bodies.size).toBe(2);
+    });
+
+    it('does not count a right password as a failure', async () => {
+      const { email } = await registerActiveUser(t);
+      for (let i = 0; i < 9; i++) {
+        await inject('POST', '/v1/rest-auth/app/login/', '10.3.2.1', {
+          email,
+          password: 'nope nope',
+        });
+      }
+      for (let i = 0; i < 3; i++) {
+        const ok = await inject('POST', '/v1/rest-auth/app/login/', '10.3.2.2', {
+          email,
+          password: STRONG_PASSWORD,
+        });
+        expect(ok.statusCode).toBe(200);
+      }
+      const tenth = await inject('POST', '/v1/rest-auth/app/login/', '10.3.2.1', {
+        email,
+        password: 'nope nope',
+      });
+      expect(tenth.statusCode).toBe(400);
+      const locked = await inject('POST', '/v1/rest-auth/app/login/', '10.3.2.2', {
+        email,
+        password: STRONG_PASSWORD,
+      });
+      expect(locked.statusCode).toBe(429);
     });
 
     it('does not lock an account after 9 failures', async () => {

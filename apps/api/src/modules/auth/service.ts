@@ -23,7 +23,7 @@ import {
 } from './sessions.ts';
 import { Audience, signToken, verifyToken } from './tokens.ts';
 import { findUserByEmail, findUserById, toUserDto, type UserRow } from './users-repo.ts';
-import { recordLoginFailure, recentLoginFailures } from './login-failures.ts';
+import { releaseLoginAttempt, reserveLoginAttempt } from './login-failures.ts';
 import { isOwnUploadUrl } from '../uploads/service.ts';
 
 /** An activation token lets a not-yet-active account submit or re-send its code for a day. */
@@ -200,8 +200,14 @@ export async function startSession(ctx: AppContext, user: UserRow, meta: ClientM
 
 export async function login(ctx: AppContext, email: string, password: string, meta: ClientMeta) {
   const normalized = email.trim().toLowerCase();
-  const since = new Date(ctx.clock.now().getTime() - FAILED_LOGIN_WINDOW_MS);
-  if ((await recentLoginFailures(ctx.db, normalized, since)) >= MAX_FAILED_LOGINS) {
+  // Counted per e-mail whether or not an account has it, so the answers tell nobody which do.
+  const reservation = await reserveLoginAttempt(
+    ctx.db,
+    ctx.clock,
+    { email: normalized, ip: meta.ip },
+    { max: MAX_FAILED_LOGINS, windowMs: FAILED_LOGIN_WINDOW_MS },
+  );
+  if (!reservation) {
     throw new AppError(
       429,
       ErrorCode.RATE_LIMITED,
@@ -210,10 +216,9 @@ export async function login(ctx: AppContext, email: string, password: string, me
   }
   const user = await findUserByEmail(ctx.db, normalized);
   const ok = await verifyPassword(user?.password_hash, password);
-  if (!user || !ok) {
-    await recordLoginFailure(ctx.db, ctx.clock, normalized, meta.ip);
-    throw invalidCredentials();
-  }
+  // A wrong password keeps its reservation: it is the recorded failure.
+  if (!user || !ok) throw invalidCredentials();
+  await releaseLoginAttempt(ctx.db, reservation);
   if (!user.enabled)
     throw new AppError(
       403,
