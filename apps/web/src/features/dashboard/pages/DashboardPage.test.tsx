@@ -33,8 +33,8 @@ describe('DashboardPage', () => {
     signIn();
     renderApp('/ps/dashboard');
     await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' });
-    expect(screen.queryByRole('heading', { name: 'Finish your profile' })).toBeNull();
-    expect(screen.queryByRole('link', { name: 'Go to My Settings' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Your profile is not complete' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Complete your profile' })).toBeNull();
     expect(screen.queryByText(/complete your profile/i)).toBeNull();
   });
 
@@ -43,9 +43,9 @@ describe('DashboardPage', () => {
     signIn();
     renderApp('/ps/dashboard');
 
-    const prompt = await screen.findByRole('region', { name: 'Finish your profile' });
+    const prompt = await screen.findByRole('region', { name: 'Your profile is not complete' });
     expect(prompt).toHaveTextContent('Add a photo and a phone number,');
-    expect(within(prompt).getByRole('link', { name: 'Go to My Settings' })).toHaveAttribute(
+    expect(within(prompt).getByRole('link', { name: 'Complete your profile' })).toHaveAttribute(
       'href',
       '/ps/profile',
     );

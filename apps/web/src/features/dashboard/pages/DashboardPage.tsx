@@ -50,14 +50,14 @@ function ProfilePrompt({ missing }: { missing: string[] }) {
         </ThemeIcon>
         <Stack gap={6} style={{ flex: 1 }}>
           <Title order={2} fz="h4" id="profile-prompt-title">
-            Finish your profile
+            Your profile is not complete
           </Title>
           <Text size="sm" c="dimmed">
             Add {listText(missing)}, so that the people you work with can recognise and reach you.
           </Text>
           <Group mt={4}>
             <Button component={Link} to="/ps/profile" variant="light" size="sm">
-              Go to My Settings
+              Complete your profile
             </Button>
           </Group>
         </Stack>
