@@ -46,8 +46,9 @@ export async function enterCode(page: Page, code: string): Promise<void> {
   }
 }
 
+/** The Portal Dashboard: its URL and title, and its one heading, the greeting. */
 export async function expectDashboard(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/ps\/dashboard$/);
-  await expect(page).toHaveTitle(/Portal Dashboard/);
-  await expect(page.getByText('Portal Dashboard', { exact: true })).toBeVisible();
+  await expect(page).toHaveTitle('Portal Dashboard | Portolan');
+  await expect(page.getByRole('heading', { level: 1, name: /^Welcome/ })).toBeVisible();
 }

@@ -89,20 +89,58 @@ export async function logoutViaMenu(page: Page): Promise<void> {
   await page.getByRole('menuitem', { name: 'Logout' }).click();
 }
 
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
 /**
  * A toast must sit in Mantine's top-centre notifications container (the `data-position`
- * attribute Mantine sets on each container) and be horizontally centred near the top.
+ * attribute Mantine sets on each container), horizontally centred, just below the page's header
+ * (the app shell's header, or the logo of the public pages) and over none of its controls.
  */
 export async function expectTopCentre(page: Page, toast: Locator): Promise<void> {
   await expect(
     page.locator('[data-position="top-center"]').filter({ has: toast }),
     'the toast is in the top-centre notifications container',
   ).toHaveCount(1);
-  const box = await toast.boundingBox();
   const viewport = page.viewportSize();
-  expect(box, 'the toast has a box').not.toBeNull();
   expect(viewport, 'the page has a viewport').not.toBeNull();
-  const centre = box!.x + box!.width / 2;
+  const banner = page.getByRole('banner');
+  await expect(banner, 'the page has one header').toHaveCount(1);
+  const controls = banner.locator('a, button');
+
+  // Measured once the enter transition is over: the box no longer moves.
+  let box: Box | null = null;
+  await expect
+    .poll(async () => {
+      const before = await toast.boundingBox();
+      await page.waitForTimeout(100);
+      box = await toast.boundingBox();
+      return before !== null && box !== null && before.y === box.y;
+    }, 'the toast has settled')
+    .toBe(true);
+  const settled = box as Box | null;
+  expect(settled, 'the toast has a box').not.toBeNull();
+  const centre = settled!.x + settled!.width / 2;
   expect(Math.abs(centre - viewport!.width / 2), 'horizontally centred').toBeLessThanOrEqual(2);
-  expect(box!.y, 'near the top').toBeLessThan(80);
+
+  let lowest = 0;
+  for (const control of await controls.all()) {
+    if (!(await control.isVisible())) continue;
+    const area = await control.boundingBox();
+    if (!area) continue;
+    lowest = Math.max(lowest, area.y + area.height);
+    const name = (await control.getAttribute('aria-label')) ?? (await control.innerText());
+    expect(overlaps(settled!, area), `the toast covers "${name}" of the header`).toBe(false);
+  }
+  expect(lowest, 'the header has controls').toBeGreaterThan(0);
+  expect(settled!.y, 'below the header').toBeGreaterThanOrEqual(lowest);
+  expect(settled!.y, 'just below the header').toBeLessThan(lowest + 48);
 }

@@ -30,6 +30,8 @@ const cases = [
     name: 'a 500 answer',
     message: Messages.serverError,
     other: Messages.networkError,
+    // The inline alert names the same cause as the toast.
+    reason: 'The server ran into a problem on its side.',
     fail: (route: Route) =>
       route.fulfill({
         status: 500,
@@ -41,11 +43,12 @@ const cases = [
     name: 'a network failure',
     message: Messages.networkError,
     other: Messages.serverError,
+    reason: 'The server could not be reached. Check your internet connection.',
     fail: (route: Route) => route.abort('failed'),
   },
 ];
 
-for (const { name, message, other, fail } of cases) {
+for (const { name, message, other, reason, fail } of cases) {
   test(`${name} shows its toast once, word for word, with Dismiss and Reload`, async ({
     page,
     account,
@@ -57,7 +60,9 @@ for (const { name, message, other, fail } of cases) {
     await test.step('the dashboard loads the user and the call fails', async () => {
       await page.reload();
       await expect(page).toHaveURL(/\/ps\/dashboard$/);
-      await expect(page.getByText('We could not load your profile just now.')).toBeVisible();
+      const inline = page.getByRole('alert').filter({ hasText: 'We could not load your profile.' });
+      await expect(inline).toBeVisible();
+      await expect(inline).toContainText(reason);
       await expect(toasts).toHaveCount(1);
       await expect(toasts.getByText(message, { exact: true })).toBeVisible();
       await expect(toasts.getByRole('button', { name: 'Dismiss', exact: true })).toBeVisible();
@@ -70,7 +75,11 @@ for (const { name, message, other, fail } of cases) {
       const before = calls.count;
       await page.getByRole('link', { name: 'My Settings' }).click();
       await expect(page).toHaveURL(/\/ps\/profile$/);
-      await expect(page.getByText('Your profile could not be loaded')).toBeVisible();
+      const inline = page
+        .getByRole('alert')
+        .filter({ hasText: 'Your profile could not be loaded' });
+      await expect(inline).toBeVisible();
+      await expect(inline).toContainText(reason);
       expect(calls.count).toBeGreaterThan(before);
       await expect(toasts).toHaveCount(1);
       await expect(page.getByText(message, { exact: true })).toHaveCount(1);
@@ -81,7 +90,7 @@ for (const { name, message, other, fail } of cases) {
       await expect(toasts).toHaveCount(0);
 
       const before = calls.count;
-      await page.getByRole('button', { name: 'try again' }).click();
+      await page.getByRole('button', { name: 'Try again' }).click();
       await expect.poll(() => calls.count).toBeGreaterThan(before);
       await expect(toasts).toHaveCount(1);
     });

@@ -1,6 +1,11 @@
 // Forgot password, end to end: from the sign-in page through the e-mailed code to a new password
 // that signs in, while the old one no longer does; and a reset link with a bad token.
-import { expect, strongPassword, test } from '../support/fixtures.ts';
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  strongPassword,
+  test,
+} from '../support/fixtures.ts';
 import { createActiveUser } from '../support/accounts.ts';
 import { extractCode } from '../support/mailbox.ts';
 import { enterCode, expectDashboard, fillSignIn, pathAndQuery } from '../support/pages.ts';
@@ -13,7 +18,7 @@ test('forgot password: the e-mailed code sets a new password; it signs in and th
   page,
   request,
   mailbox,
-}) => {
+}, testInfo) => {
   // Its own account: a reset ends every session of the user.
   const user = await createActiveUser(request, mailbox, 'forgot');
   const newPassword = strongPassword();
@@ -40,6 +45,10 @@ test('forgot password: the e-mailed code sets a new password; it signs in and th
     await enterCode(page, extractCode(mail.text));
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+    // The last step offers no way "back to sign in": the user is setting the new password.
+    await expect(page.getByRole('link', { name: 'Back to sign in' })).toHaveCount(0);
+    await expect(page.getByText('Remembered it?')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page, testInfo);
   });
 
   await test.step('choose the new password and land on /login', async () => {
