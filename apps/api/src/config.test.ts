@@ -50,9 +50,38 @@ describe('configuration', () => {
     ['APP_PROFILE', 'shipping'],
     ['PAYMENT_GATEWAY', 'paypal'],
     ['JWT_SECRET', 'short'],
+    ['REQUEST_TIMEOUT_MS', '30s'],
+    ['REQUEST_TIMEOUT_MS', '0'],
+    ['MAX_CONNECTIONS', '0'],
+    ['DATABASE_CONNECT_TIMEOUT_MS', '-1'],
   ])('stops on a bad %s, naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+
+  it('has timeouts and a connection cap by default, each one configurable', () => {
+    const defaults = loadConfig({});
+    expect(defaults.http).toEqual({
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 72_000,
+      maxConnections: 1024,
+    });
+    expect(defaults.databaseConnectTimeoutMs).toBe(2_000);
+    expect(defaults.databaseStatementTimeoutMs).toBe(5_000);
+    const set = loadConfig({
+      REQUEST_TIMEOUT_MS: '1000',
+      KEEP_ALIVE_TIMEOUT_MS: '5000',
+      MAX_CONNECTIONS: '10',
+      DATABASE_CONNECT_TIMEOUT_MS: '500',
+      DATABASE_STATEMENT_TIMEOUT_MS: '60000',
+    });
+    expect(set.http).toEqual({
+      requestTimeoutMs: 1000,
+      keepAliveTimeoutMs: 5000,
+      maxConnections: 10,
+    });
+    expect(set.databaseConnectTimeoutMs).toBe(500);
+    expect(set.databaseStatementTimeoutMs).toBe(60_000);
   });
 
   it('treats empty values as unset', () => {

@@ -14,6 +14,15 @@ const bool = (fallback: boolean) =>
     .optional()
     .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes', 'on'].includes(v)));
 
+/** A duration in milliseconds, at least `min`, at most a day. */
+const ms = (fallback: number, min: number) =>
+  z.coerce
+    .number({ message: 'expected a number of milliseconds' })
+    .int()
+    .min(min)
+    .max(86_400_000)
+    .default(fallback);
+
 const csv = z
   .string()
   .optional()
@@ -70,6 +79,16 @@ const envSchema = z.object({
   CUSTOM_TEMPLATE_EMAIL_DOMAINS: csv,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool(false),
+  /** Stalled clients: a request (headers and body) must arrive within this. */
+  REQUEST_TIMEOUT_MS: ms(30_000, 1),
+  /** An idle keep-alive connection is closed after this; above the idle timeout of proxies. */
+  KEEP_ALIVE_TIMEOUT_MS: ms(72_000, 1),
+  /** Open HTTP connections at once; further ones are closed as soon as they are accepted. */
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1024),
+  /** PostgreSQL (DATABASE_URL): a connection must open within this, or the request answers 503. */
+  DATABASE_CONNECT_TIMEOUT_MS: ms(2_000, 100),
+  /** PostgreSQL: statements running longer are cancelled (statement_timeout). */
+  DATABASE_STATEMENT_TIMEOUT_MS: ms(5_000, 100),
   /** Where the built web app is; defaults to apps/web/dist beside this package. */
   WEB_DIST: z.string().optional(),
 });
@@ -130,6 +149,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     customTemplateEmailDomains: e.CUSTOM_TEMPLATE_EMAIL_DOMAINS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    http: {
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.MAX_CONNECTIONS,
+    },
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     /** Where the built web app lives; served with an SPA fallback when present. */
     webDist: e.WEB_DIST
       ? path.resolve(e.WEB_DIST)

@@ -11,6 +11,8 @@ async function main() {
   const database = await openDatabase(config);
   await database.migrate();
   const app = await buildApp(config, { database, startWorkers: true });
+  // Lost database connections are logged with the app's logger; they never end the process.
+  database.setLogger(app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {

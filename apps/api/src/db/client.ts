@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { isDatabaseUnavailable, withTimeout } from '../lib/database-errors.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -20,37 +21,151 @@ export interface Database {
   db: Db;
   engine: Engine;
   migrate(): Promise<void>;
+  /** Answers or throws within PING_TIMEOUT_MS, whatever the database does. */
   ping(): Promise<void>;
+  /** Where lost connections are reported (they never crash the process); stderr until set. */
+  setLogger(log: DatabaseLogger): void;
   close(): Promise<void>;
 }
+
+export interface DatabaseLogger {
+  warn(obj: object, msg: string): void;
+}
+
+/** The health check's ping gives up after this, so GET /v1/health answers within 2 seconds. */
+export const PING_TIMEOUT_MS = 1_500;
+
+export interface PostgresOptions {
+  max?: number;
+  /** A new connection (or a free one from a full pool) must come within this. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL cancels a statement running longer than this (statement_timeout). */
+  statementTimeoutMs?: number;
+  log?: DatabaseLogger;
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
 
 export const migrationsFolder = path.resolve(import.meta.dirname, 'migrations');
 
 /** A stable key for the advisory lock that serialises migrations across instances. */
 const MIGRATION_LOCK_KEY = 0x706f72746f; // "porto"
 
-export function openPostgres(url: string, options: { max?: number } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+const stderrLogger: DatabaseLogger = {
+  warn: (obj, msg) => console.error(msg, obj),
+};
+
+/**
+ * PostgreSQL through a pg.Pool that survives the database going away (see
+ * docs/decisions/0006-database-outages-and-timeouts.md): lost connections are logged, never
+ * thrown; every failed connection is dropped from the pool, so once the database answers again
+ * the next checkout opens a fresh one; and nothing waits longer than the timeouts below.
+ */
+export function openPostgres(url: string, options: PostgresOptions = {}): Database {
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  let log = options.log ?? stderrLogger;
+  const base = {
+    connectionString: url,
+    connectionTimeoutMillis: connectTimeoutMs,
+    keepAlive: true,
+    fallback_application_name: 'portolan',
+  } satisfies pg.ClientConfig;
+  const pool = new pg.Pool({
+    ...base,
+    max: options.max ?? 10,
+    // The server cancels slow statements (an ordinary, catchable error on a healthy connection)...
+    statement_timeout: statementTimeoutMs,
+    // ...and the client gives up on a server that does not answer at all, a little later.
+    query_timeout: statementTimeoutMs + 1_000,
+    // A transaction left open by a bug never holds its locks for long.
+    idle_in_transaction_session_timeout: 60_000,
+  });
+
+  // A connection that dies (terminated backend, restart, failover) emits 'error' on its client;
+  // without a listener EventEmitter throws it and the process ends. The pool listens only while
+  // the client is idle (then removes it and re-emits on the pool), so every client gets a
+  // listener of its own, for the time it is checked out too: each loss is logged once, here.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => log.warn({ err }, 'database: connection lost'));
+  });
+  // The pool's re-emission of an idle client's error (already logged above): never thrown.
+  pool.on('error', () => {});
+  guardCheckouts(pool);
+
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
     engine: 'postgres',
     async migrate() {
-      // Several instances may start at once on one PostgreSQL: only one migrates at a time.
-      const client = await pool.connect();
+      // A client of its own, without the statement timeouts: a migration may take long, and so
+      // may waiting for another instance's (several instances may start at once on one database).
+      const client = new pg.Client(base);
+      client.on('error', (err) => log.warn({ err }, 'database: migration connection lost'));
+      await client.connect();
       try {
         await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
         await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
       } finally {
         await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
-        client.release();
+        await client.end().catch(() => {});
       }
     },
     async ping() {
-      await db.execute(sql`select 1`);
+      await withTimeout(pool.query('select 1'), PING_TIMEOUT_MS);
+    },
+    setLogger(next) {
+      log = next;
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * Drizzle's transaction() checks a client out and sends `begin` before its try/finally: when
+ * `begin` fails (the connection died a moment before, or the server does not answer) the client
+ * is never released and the pool slowly fills with dead clients that outlive the outage. So a
+ * checkout (the promise form of pool.connect, used by transactions and nothing else) whose first
+ * statement fails is given back at once, later release() calls are ignored, and a client whose
+ * connection failed or timed out during the checkout is destroyed rather than reused (its
+ * transaction state is unknown).
+ */
+function guardCheckouts(pool: pg.Pool): void {
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as { connect: unknown }).connect = (...args: unknown[]) => {
+    // The callback form is pool.query's own checkout, which already releases on every error.
+    if (args.length > 0) return connect(...args);
+    return (connect() as Promise<pg.PoolClient>).then(guardCheckout);
+  };
+}
+
+function guardCheckout(client: pg.PoolClient): pg.PoolClient {
+  const release = client.release;
+  const query = client.query;
+  let released = false;
+  let broken: Error | undefined;
+  let statements = 0;
+  const guarded = (...args: unknown[]) => {
+    const first = statements++ === 0;
+    const result = (query as (...a: unknown[]) => unknown).apply(client, args);
+    if (result instanceof Promise) {
+      result.catch((err: Error) => {
+        if (isDatabaseUnavailable(err)) broken ??= err;
+        if (first) client.release(err);
+      });
+    }
+    return result;
+  };
+  client.query = guarded as typeof client.query;
+  client.release = (err?: Error | boolean) => {
+    if (released) return;
+    released = true;
+    // Back to the prototype's query for the next checkout.
+    delete (client as { query?: unknown }).query;
+    release(err || broken);
+  };
+  return client;
 }
 
 export function wrapPglite(client: PGlite): Database {
@@ -60,9 +175,15 @@ export function wrapPglite(client: PGlite): Database {
     engine: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder }),
     async ping() {
-      await db.execute(sql`select 1`);
+      // In-process, it cannot lose a connection; but a long statement ahead in its queue can delay
+      // the ping.
+      await withTimeout(db.execute(sql`select 1`), PING_TIMEOUT_MS);
     },
-    close: () => client.close(),
+    setLogger() {},
+    // Closing twice is harmless (PGlite itself throws "PGlite is closed").
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
   };
 }
 
@@ -75,6 +196,13 @@ export async function openPglite(dataDir: string): Promise<Database> {
 export async function openDatabase(config: {
   databaseUrl?: string | undefined;
   dataDir: string;
+  databaseConnectTimeoutMs?: number;
+  databaseStatementTimeoutMs?: number;
 }): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
+  return config.databaseUrl
+    ? openPostgres(config.databaseUrl, {
+        connectTimeoutMs: config.databaseConnectTimeoutMs,
+        statementTimeoutMs: config.databaseStatementTimeoutMs,
+      })
+    : openPglite(config.dataDir);
 }

@@ -1,6 +1,7 @@
 import { ErrorCode, type ErrorBody, type ErrorDetail } from '@portolan/contract';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable, SERVICE_UNAVAILABLE_BODY } from '../lib/database-errors.ts';
 import { AppError } from '../lib/errors.ts';
 
 /**
@@ -35,6 +36,8 @@ function toErrorResponse(err: FastifyError): { status: number; body: ErrorBody }
       },
     };
   }
+  // The database is down or not answering (lib/database-errors.ts): 503, and it passes by itself.
+  if (isDatabaseUnavailable(err)) return { status: 503, body: SERVICE_UNAVAILABLE_BODY };
   if (hasZodFastifySchemaValidationErrors(err)) {
     const details = validationDetails(err);
     const first = details[0];

@@ -29,6 +29,8 @@ export class OutboxWorker {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
   private stopped = false;
+  /** Runs failed in a row (the database is unreachable); 0 when the last one worked. */
+  private failedRuns = 0;
 
   private readonly db: Db;
   private readonly transport: MailTransport;
@@ -63,8 +65,19 @@ export class OutboxWorker {
   kick(): void {
     if (this.stopped || this.running) return;
     this.running = this.sendDue()
+      .then((sent) => {
+        if (this.failedRuns > 0) {
+          this.log.info({ failedRuns: this.failedRuns }, 'mail outbox running again');
+          this.failedRuns = 0;
+        }
+        return sent;
+      })
       .catch((err) => {
-        this.log.error({ err }, 'mail outbox run failed');
+        // The timer keeps ticking: a run that fails (the database is down) is simply tried again.
+        // During a long outage, one line at the start and then one a minute, not one per tick.
+        if (this.failedRuns++ % 30 === 0) {
+          this.log.error({ err, failedRuns: this.failedRuns }, 'mail outbox run failed');
+        }
         return 0;
       })
       .finally(() => {
