@@ -78,6 +78,34 @@ function prettyTransport() {
 /** JSON bodies above this answer 413. Uploads have their own limit. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** A socket with no traffic either way for this long while its request is handled is destroyed. */
+const SOCKET_INACTIVITY_TIMEOUT_MS = 120_000;
+
+/**
+ * Timeouts of the HTTP server (docs/decisions/0006-database-outages-and-timeouts.md). Fastify
+ * turns Node's request timeout off unless given one, so a client announcing a body and never
+ * sending it would hold its connection for ever.
+ */
+function httpServerOptions(http: AppConfig['http']) {
+  return {
+    // The whole request, headers and body, must arrive within this: then Node answers 408 and
+    // closes the connection. It checks every connectionsCheckingInterval (30 s by default, which
+    // would let a 30 s timeout run to a minute).
+    requestTimeout: http.requestTimeoutMs,
+    http: {
+      headersTimeout: http.requestTimeoutMs,
+      requestTimeout: http.requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, http.requestTimeoutMs / 4)),
+    },
+    // Idle keep-alive connections (between requests) close after this: above the 60 s idle
+    // timeout of common proxies and load balancers, so they never reuse a connection we close.
+    keepAliveTimeout: http.keepAliveTimeoutMs,
+    // No traffic either way for this long while a request is being handled (a client that stops
+    // reading its answer): the socket is destroyed. Well above any handler's time.
+    connectionTimeout: SOCKET_INACTIVITY_TIMEOUT_MS,
+  };
+}
+
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
   const app = Fastify({
     logger: {
@@ -99,7 +127,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
     ajv: undefined,
     routerOptions: { ignoreTrailingSlash: false },
     ...protocolErrorOptions,
+    ...httpServerOptions(config.http),
   }).withTypeProvider<ZodTypeProvider>();
+  // Beyond this many open connections Node closes new ones as soon as they are accepted.
+  app.server.maxConnections = config.http.maxConnections;
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
