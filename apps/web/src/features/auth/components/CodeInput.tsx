@@ -1,5 +1,5 @@
 import { CODE_LENGTH } from '../../../lib/validation';
-import { Input, InputWrapperContext, PinInput, Stack, Text } from '@mantine/core';
+import { Input, InputWrapperContext, PinInput, Stack } from '@mantine/core';
 import { useId } from 'react';
 
 export interface CodeInputProps {
@@ -21,9 +21,10 @@ export function CodeInput({ label, value, onChange, error, disabled, autoFocus }
   const errorId = `${id}-error`;
   return (
     <Stack gap={6}>
-      <Text id={labelId} fw={500} size="sm">
+      {/* A label like every field's (a div: it names the group of boxes, not one input). */}
+      <Input.Label id={labelId} labelElement="div">
         {label}
-      </Text>
+      </Input.Label>
       {/*
         Mantine's inputs take aria-describedby from the input-wrapper context (a prop is
         overridden), so the error is wired through it; each box keeps its own id.

@@ -56,7 +56,7 @@ function ProfilePrompt({ missing }: { missing: string[] }) {
             Add {listText(missing)}, so that the people you work with can recognise and reach you.
           </Text>
           <Group mt={4}>
-            <Button component={Link} to="/ps/profile" variant="light" size="sm">
+            <Button component={Link} to="/ps/profile" variant="default" size="sm">
               Complete your profile
             </Button>
           </Group>
