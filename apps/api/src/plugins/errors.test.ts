@@ -78,6 +78,17 @@ describe('request errors', () => {
     expect(res.json().code).toBe(ErrorCode.PAYLOAD_TOO_LARGE);
   });
 
+  it('answers a body that does not match its Content-Length with 400 BAD_REQUEST', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/rest-auth/registration/',
+      headers: { 'content-type': 'application/json', 'content-length': '10' },
+      payload: '{}',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: ErrorCode.BAD_REQUEST, message: expect.any(String) });
+  });
+
   it('answers text/plain on a JSON route with 415', async () => {
     const res = await register(JSON.stringify(valid), 'text/plain');
     expect(res.statusCode).toBe(415);

@@ -97,7 +97,9 @@ function toErrorResponse(err: FastifyError): { status: number; body: ErrorBody }
       };
   }
   if (status >= 400 && status < 500) {
-    return { status, body: { code: ErrorCode.VALIDATION_ERROR, message: err.message } };
+    // Fastify's own refusals (a body that does not match its Content-Length, …): no field is at
+    // fault, so not VALIDATION_ERROR.
+    return { status, body: { code: ErrorCode.BAD_REQUEST, message: err.message } };
   }
   return {
     status: 500,
