@@ -29,7 +29,12 @@ import { protocolErrorOptions, registerProtocolErrors } from './plugins/protocol
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerSpa } from './plugins/static-spa.ts';
-import { pathOf, REQUEST_LINE_FIELDS, RequestLogController } from './plugins/request-log.ts';
+import {
+  pathOf,
+  REQUEST_LINE_FIELDS,
+  RequestLogController,
+  serializeError,
+} from './plugins/request-log.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { passwordRoutes } from './modules/auth/password-routes.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
@@ -113,6 +118,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
       ...(deps.logStream ? { stream: deps.logStream } : prettyTransport()),
       // Query strings can carry one-time tokens (/reset-password?token=…): never log them.
       serializers: {
+        err: serializeError,
         req: (req: { method: string; url: string; ip?: string }) => ({
           method: req.method,
           url: pathOf(req.url),

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/support/app.ts';
 
@@ -43,5 +44,29 @@ describe('request logs', () => {
     const messages = logged.map((l) => l.msg);
     expect(messages).toContain('incoming request');
     expect(messages).toContainEqual(expect.stringMatching(/^GET \/v1\/config 200/));
+  });
+});
+
+describe('error logs', () => {
+  it('leave out the parameters of a failed query (e-mails, hashes, codes)', async () => {
+    const lines: string[] = [];
+    const t = await createTestApp(
+      { LOG_LEVEL: 'info' },
+      { logStream: { write: (l) => lines.push(l) } },
+    );
+    try {
+      const failure = await t.ctx.db
+        .execute(sql`select ${'secret.person@example.com'}::text, 1 / 0`)
+        .catch((err: unknown) => err);
+      expect(String((failure as Error).message)).toContain('secret.person@example.com');
+      t.app.log.error({ err: failure }, 'unhandled error');
+      const logged = lines.join('');
+      expect(logged).toContain('Failed query: select $1::text, 1 / 0');
+      expect(logged).toContain('division by zero');
+      expect(logged).toContain('params: [redacted]');
+      expect(logged).not.toContain('secret.person@example.com');
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import pino from 'pino';
 
 /** The path of a request without its query string, which can carry one-time tokens. */
 export const pathOf = (url: string) => url.split('?')[0] ?? url;
@@ -33,3 +34,19 @@ export class RequestLogController extends LogController {
 
 /** Fields of the request line that pino-pretty leaves out, since the message says them. */
 export const REQUEST_LINE_FIELDS = ['method', 'path', 'statusCode', 'responseTime'];
+
+/**
+ * Errors as pino serialises them, less the parameters of a failed query: Drizzle puts them in
+ * the message ("Failed query: …\nparams: …"), and they hold e-mails, password hashes and codes.
+ */
+export function serializeError(err: Error) {
+  const out: ReturnType<typeof pino.stdSerializers.err> & { params?: unknown } =
+    pino.stdSerializers.err(err);
+  if (!('params' in err) || !('query' in err)) return out;
+  const params = `params: ${String(err.params)}`;
+  const redacted = 'params: [redacted]';
+  out.message = out.message.replaceAll(params, redacted);
+  out.stack = out.stack.replaceAll(params, redacted);
+  delete out.params;
+  return out;
+}
