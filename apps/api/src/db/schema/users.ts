@@ -57,9 +57,12 @@ export const oneTimeCodes = pgTable(
   'one_time_codes',
   {
     id: id(),
-    user_id: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * Null for a blank code: issued where no code may be sent (an unknown e-mail, a limit
+     * reached, an address already registered) and never sent, so the token that names it
+     * behaves exactly like one for a real code and tells nobody which it is.
+     */
+    user_id: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     purpose: text('purpose', { enum: ['activation', 'password_reset'] }).notNull(),
     code_hash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),

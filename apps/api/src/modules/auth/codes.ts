@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { CODE_MAX_ATTEMPTS, CODE_TTL_MINUTES, ErrorCode } from '@portolan/contract';
 import type { Db, Tx } from '../../db/client.ts';
 import { oneTimeCodes } from '../../db/schema/index.ts';
@@ -15,18 +15,16 @@ export const generateCode = () => crypto.randomInt(0, 1_000_000).toString().padS
 export const hashCode = (key: Uint8Array, code: string) =>
   crypto.createHmac('sha256', key).update(code).digest('hex');
 
-/** A new code replaces every earlier unused one of the same purpose. */
-export async function issueCode(
+/** Marks every unused code of a user for a purpose as consumed. */
+export async function retireCodes(
   tx: Db | Tx,
-  key: Uint8Array,
   clock: Clock,
   userId: string,
   purpose: CodePurpose,
-): Promise<{ id: string; code: string }> {
-  const now = clock.now();
+): Promise<void> {
   await tx
     .update(oneTimeCodes)
-    .set({ consumed_at: now })
+    .set({ consumed_at: clock.now() })
     .where(
       and(
         eq(oneTimeCodes.user_id, userId),
@@ -34,13 +32,51 @@ export async function issueCode(
         isNull(oneTimeCodes.consumed_at),
       ),
     );
+}
+
+/** How many codes of a purpose a user was issued since a time, used or not. */
+export async function countCodesSince(
+  tx: Db | Tx,
+  userId: string,
+  purpose: CodePurpose,
+  since: Date,
+): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(oneTimeCodes)
+    .where(
+      and(
+        eq(oneTimeCodes.user_id, userId),
+        eq(oneTimeCodes.purpose, purpose),
+        gt(oneTimeCodes.created_at, since),
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+/**
+ * A new code replaces every earlier unused one of the same purpose. Without a user it is a blank
+ * code: never to be sent, and stored as the hash of a secret no 6-digit entry can match, so every
+ * attempt at it is wrong (and counted, like any other).
+ */
+export async function issueCode(
+  tx: Db | Tx,
+  key: Uint8Array,
+  clock: Clock,
+  userId: string | null,
+  purpose: CodePurpose,
+): Promise<{ id: string; code: string }> {
+  const now = clock.now();
+  // A blank code retires nobody's (a random id matches no row), in the same statement as a real
+  // one, so issuing either costs the same.
+  await retireCodes(tx, clock, userId ?? crypto.randomUUID(), purpose);
   const code = generateCode();
   const [row] = await tx
     .insert(oneTimeCodes)
     .values({
       user_id: userId,
       purpose,
-      code_hash: hashCode(key, code),
+      code_hash: hashCode(key, userId ? code : crypto.randomBytes(16).toString('hex')),
       expires_at: new Date(now.getTime() + minutes(CODE_TTL_MINUTES)),
       created_at: now,
     })
@@ -50,20 +86,23 @@ export async function issueCode(
 
 type CodeRow = typeof oneTimeCodes.$inferSelect;
 
-/** The live code row of a user for a purpose (or a given row id), locked for this transaction. */
+/**
+ * The live (unconsumed) code row for a purpose, locked for this transaction: the row of a given
+ * id, or else the newest of a user.
+ */
 export async function lockLiveCode(
   tx: Tx,
-  where: { userId: string; purpose: CodePurpose; id?: string },
+  where: { purpose: CodePurpose } & ({ id: string; userId?: string } | { userId: string }),
 ): Promise<CodeRow | undefined> {
   const [row] = await tx
     .select()
     .from(oneTimeCodes)
     .where(
       and(
-        eq(oneTimeCodes.user_id, where.userId),
         eq(oneTimeCodes.purpose, where.purpose),
         isNull(oneTimeCodes.consumed_at),
-        ...(where.id ? [eq(oneTimeCodes.id, where.id)] : []),
+        ...('id' in where ? [eq(oneTimeCodes.id, where.id)] : []),
+        ...(where.userId ? [eq(oneTimeCodes.user_id, where.userId)] : []),
       ),
     )
     .orderBy(desc(oneTimeCodes.created_at))

@@ -1,15 +1,22 @@
 import crypto from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, TransactionRollbackError } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import { CODE_TTL_MINUTES, ErrorCode } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
 import { oneTimeCodes, users } from '../../db/schema/index.ts';
-import { minutes } from '../../lib/clock.ts';
+import { hours, minutes } from '../../lib/clock.ts';
 import { fieldError } from '../../lib/errors.ts';
 import type { AuthState } from '../../plugins/auth.ts';
 import { enqueueMail } from '../../lib/mail/outbox.ts';
 import { passwordResetCodeMail } from '../../lib/mail/templates.ts';
-import { checkCode, codeError, consumeCode, issueCode, lockLiveCode } from './codes.ts';
+import {
+  checkCode,
+  codeError,
+  consumeCode,
+  countCodesSince,
+  issueCode,
+  lockLiveCode,
+} from './codes.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { assertPasswordPolicy } from './service.ts';
 import { revokeUserSessions } from './sessions.ts';
@@ -18,15 +25,20 @@ import { findUserByEmail, findUserById } from './users-repo.ts';
 
 /**
  * Password reset in three steps, each single use:
- *  1. e-mail → a 6-digit code by mail and a reset token (jti = the code row), the same answer
- *     whether or not the account exists;
+ *  1. e-mail → a 6-digit code by mail and a reset token, the same answer whether or not the
+ *     account exists (status, body, token claims, time taken);
  *  2. code + reset token → a confirm token (the code row is marked verified);
  *  3. confirm token + new password → the password is set, the account activated, the code row
  *     consumed and every session of the user revoked.
+ * Both tokens name the code row (`sub`) and nothing else: the account is found from the row,
+ * server-side, so no token carries a value that is the same for every request of one person.
  * And the password change of a signed-in user, which keeps only the caller's session.
  */
 
 const RESET_TOKEN_TTL_MS = minutes(CODE_TTL_MINUTES);
+
+/** Reset mails per account per rolling hour; further requests get the same answer, no mail. */
+export const MAX_RESET_MAILS_PER_HOUR = 5;
 
 export const RESET_REQUESTED_DETAIL =
   'If an account exists for this e-mail, we sent a 6-digit code to it. Enter it to choose a new password.';
@@ -45,7 +57,7 @@ async function verifyResetToken(
   token: string,
 ): Promise<VerifiedToken | 'expired' | null> {
   const verified = await verifyToken(ctx.jwtKey, ctx.clock, audience, token);
-  if (verified) return verified.jti ? verified : null;
+  if (verified) return verified;
   try {
     // jose checks the signature before the claims: JWTExpired means a token we signed, only late.
     await jwtVerify(token, ctx.jwtKey, {
@@ -59,43 +71,52 @@ async function verifyResetToken(
   return null;
 }
 
+const ignoreRollback = (err: unknown) => {
+  if (!(err instanceof TransactionRollbackError)) throw err;
+};
+
 export async function requestPasswordReset(ctx: AppContext, email: string) {
-  const user = await findUserByEmail(ctx.db, email);
-  let claims: { sub: string; jti: string };
-  if (user?.enabled) {
-    claims = await ctx.db.transaction(async (tx) => {
-      const { id, code } = await issueCode(tx, ctx.jwtKey, ctx.clock, user.id, 'password_reset');
-      await enqueueMail(
-        tx,
-        ctx.clock,
-        passwordResetCodeMail(ctx.mail, user.email, user.first_name, code),
-      );
-      return { sub: user.id, jti: id };
-    });
-  } else {
-    // No account (or a disabled one): nothing is sent, but the answer, and roughly the work done
-    // for it, are the same, so the endpoint does not tell who has an account.
-    const sub = crypto.randomUUID();
-    await ctx.db.transaction(async (tx) => {
-      await tx
-        .update(oneTimeCodes)
-        .set({ consumed_at: ctx.clock.now() })
-        .where(
-          and(
-            eq(oneTimeCodes.user_id, sub),
-            eq(oneTimeCodes.purpose, 'password_reset'),
-            isNull(oneTimeCodes.consumed_at),
-          ),
+  const since = new Date(ctx.clock.now().getTime() - hours(1));
+  const codeRowId = await ctx.db.transaction(async (tx) => {
+    // The account's row is locked: parallel requests for it count its mails one at a time.
+    const user = await findUserByEmail(tx, email, { lock: true });
+    // A random id matches no row: the count runs, and costs the same, for every request.
+    const recent = await countCodesSince(
+      tx,
+      user?.id ?? crypto.randomUUID(),
+      'password_reset',
+      since,
+    );
+    const account = user?.enabled && recent < MAX_RESET_MAILS_PER_HOUR ? user : null;
+    // Nobody to mail (no account, a disabled one, or its mails of the hour are spent): a blank
+    // code all the same. Its row is written and committed like a real one, so the answer takes
+    // as long, and its token meets the same answers at the code step (wrong, then too many).
+    const { id, code } = await issueCode(
+      tx,
+      ctx.jwtKey,
+      ctx.clock,
+      account?.id ?? null,
+      'password_reset',
+    );
+    // The mail is written either way; for nobody it is rolled back (to a savepoint) at once.
+    await tx
+      .transaction(async (mail) => {
+        await enqueueMail(
+          mail,
+          ctx.clock,
+          passwordResetCodeMail(ctx.mail, account?.email ?? email, account?.first_name ?? '', code),
         );
-    });
-    claims = { sub, jti: crypto.randomUUID() };
-  }
+        if (!account) mail.rollback();
+      })
+      .catch(ignoreRollback);
+    return id;
+  });
   ctx.outbox.kick();
   const token = await signToken(
     ctx.jwtKey,
     ctx.clock,
     Audience.passwordReset,
-    claims,
+    { sub: codeRowId },
     expiresIn(ctx),
   );
   return { detail: RESET_REQUESTED_DETAIL, token };
@@ -106,13 +127,9 @@ export async function verifyResetCode(ctx: AppContext, token: string, code: stri
   // The reset token lives exactly as long as its code: a late one is an expired code.
   if (verified === 'expired') throw codeError('expired');
   if (!verified) throw resetExpired();
-  const rowId = verified.jti!;
+  const rowId = verified.sub;
   const result = await ctx.db.transaction(async (tx) => {
-    const row = await lockLiveCode(tx, {
-      userId: verified.sub,
-      purpose: 'password_reset',
-      id: rowId,
-    });
+    const row = await lockLiveCode(tx, { purpose: 'password_reset', id: rowId });
     if (row?.verified_at) return 'used' as const;
     const check = await checkCode(tx, ctx.jwtKey, ctx.clock, row, code);
     if (check === 'ok') {
@@ -130,7 +147,7 @@ export async function verifyResetCode(ctx: AppContext, token: string, code: stri
     ctx.jwtKey,
     ctx.clock,
     Audience.passwordResetConfirm,
-    { sub: verified.sub, jti: rowId },
+    { sub: rowId },
     expiresIn(ctx),
   );
   return { token: confirmToken };
@@ -139,23 +156,23 @@ export async function verifyResetCode(ctx: AppContext, token: string, code: stri
 export async function confirmPasswordReset(ctx: AppContext, token: string, password: string) {
   const verified = await verifyResetToken(ctx, Audience.passwordResetConfirm, token);
   if (!verified || verified === 'expired') throw resetExpired();
-  const rowId = verified.jti!;
-  const user = await findUserById(ctx.db, verified.sub);
-  if (!user) throw resetExpired();
+  const rowId = verified.sub;
   const isLive = (row: typeof oneTimeCodes.$inferSelect | undefined) =>
     row !== undefined && row.verified_at !== null && row.consumed_at === null;
   const [peek] = await ctx.db
     .select()
     .from(oneTimeCodes)
-    .where(and(eq(oneTimeCodes.id, rowId), eq(oneTimeCodes.user_id, user.id)))
+    .where(and(eq(oneTimeCodes.id, rowId), eq(oneTimeCodes.purpose, 'password_reset')))
     .limit(1);
+  const user = peek?.user_id ? await findUserById(ctx.db, peek.user_id) : undefined;
+  if (!user) throw resetExpired();
   if (!isLive(peek))
     throw invalidToken('This password reset was already used. Ask for a new code.');
   assertPasswordPolicy(password, user.email, 'password');
   const passwordHash = await hashPassword(password);
   const done = await ctx.db.transaction(async (tx) => {
     // Locked and checked again: of two confirmations racing, only one sets a password.
-    const row = await lockLiveCode(tx, { userId: user.id, purpose: 'password_reset', id: rowId });
+    const row = await lockLiveCode(tx, { purpose: 'password_reset', id: rowId, userId: user.id });
     if (!isLive(row)) return false;
     const now = ctx.clock.now();
     await tx

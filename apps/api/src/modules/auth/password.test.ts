@@ -216,7 +216,7 @@ describe('password reset and change', () => {
       const [row] = await t.ctx.db
         .select()
         .from(oneTimeCodes)
-        .where(eq(oneTimeCodes.id, decodeJwt(token).jti!));
+        .where(eq(oneTimeCodes.id, decodeJwt(token).sub!));
       expect(row).toMatchObject({ attempts: 5, verified_at: null });
       // A new request starts over with a fresh code.
       const again = await startReset(email);

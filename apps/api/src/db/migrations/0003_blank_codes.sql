@@ -1,0 +1,1 @@
+ALTER TABLE "one_time_codes" ALTER COLUMN "user_id" DROP NOT NULL;
