@@ -33,6 +33,13 @@ export const activationRequestSchema = z.strictObject({
 
 export const detailResponseSchema = z.object({ detail: z.string() });
 
+/** A successful activation signs the user in: `token` is a session token, as sign-in answers. */
+export const activationResponseSchema = z.object({
+  detail: z.string(),
+  token: z.string().describe('Session token, exactly as the sign-in answer carries'),
+});
+export type ActivationResponse = z.infer<typeof activationResponseSchema>;
+
 export const appLoginRequestSchema = z.strictObject({
   email: emailSchema,
   password: secretText().min(1, 'Enter your password.').max(PASSWORD_MAX_LENGTH),
