@@ -51,7 +51,7 @@ describe.runIf(testEngine === 'pglite')('DATA_DIR lock (a real server process)',
   it('tells the seed to wait for the server plainly: exit 1, no stack trace', async () => {
     // This test process is alive, so a lock holding its pid is a running server's.
     fs.writeFileSync(path.join(dataDir, 'server.lock'), String(process.pid));
-    const seed = start({}, path.resolve(import.meta.dirname, '../db/seed/cli.ts'));
+    const seed = start({}, path.resolve(import.meta.dirname, '../seed/cli.ts'));
     expect(await seed.exited).toBe(1);
     expect(seed.output()).toContain('Stop the server first, or run it with the server stopped.');
     expect(seed.output()).not.toMatch(/^\s+at /m);

@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../../../test/support/app.ts';
+import { createTestApp, signIn, type TestApp } from '../../test/support/app.ts';
 import {
   clientMembers,
   clientModules,
   clients,
   organizationMembers,
   organizations,
-} from '../schema/index.ts';
+} from '../db/schema/index.ts';
 import { DEMO_OWNER, DEMO_WORKSPACES, seedDemo } from './demo.ts';
 
 describe('demo seed', () => {

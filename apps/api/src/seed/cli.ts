@@ -1,6 +1,6 @@
 // `npm run seed`: demo data in the configured database (PGlite in DATA_DIR unless DATABASE_URL is set).
-import { loadConfig } from '../../config.ts';
-import { withMigratedDatabase } from '../open-cli.ts';
+import { loadConfig } from '../config.ts';
+import { withMigratedDatabase } from '../db/open-cli.ts';
 import { DEMO_ORGANIZATION, DEMO_OWNER, DEMO_WORKSPACES, seedDemo } from './demo.ts';
 
 const config = loadConfig();

@@ -1,0 +1,35 @@
+import { sql } from 'drizzle-orm';
+import type { AppProfile } from '@portolan/contract';
+import type { Db } from '../db/client.ts';
+import { users } from '../db/schema/index.ts';
+import { createClient, createOrganization, createUser } from './factories.ts';
+
+export const DEMO_OWNER = {
+  email: 'owner@portolan.demo',
+  password: 'Portolan demo owner 2026',
+  first_name: 'Olivia',
+  last_name: 'Owner',
+};
+export const DEMO_ORGANIZATION = 'Demo Shipping Co.';
+export const DEMO_WORKSPACES = ['North Atlantic Transit', 'Pacific Freight Lanes'];
+
+/**
+ * Demo data: an active owner, an organization and two workspaces with the profile's modules
+ * enabled. Runs in one transaction and does nothing when the demo owner already exists.
+ */
+export async function seedDemo(db: Db, appProfile: AppProfile): Promise<{ created: boolean }> {
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${DEMO_OWNER.email}`)
+      .limit(1);
+    if (existing) return { created: false };
+    const owner = await createUser(tx, { ...DEMO_OWNER, can_create_client: true });
+    const org = await createOrganization(tx, { ownerId: owner.id, name: DEMO_ORGANIZATION });
+    for (const name of DEMO_WORKSPACES) {
+      await createClient(tx, { organizationId: org.id, ownerId: owner.id, name, appProfile });
+    }
+    return { created: true };
+  });
+}

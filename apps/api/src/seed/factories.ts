@@ -1,0 +1,144 @@
+import {
+  APP_PROFILES,
+  type AppProfile,
+  type MembershipStatus,
+  type ModuleCode,
+  type OrgRole,
+  type Role,
+} from '@portolan/contract';
+import type { Db, Tx } from '../db/client.ts';
+import {
+  clientMembers,
+  clientModules,
+  clients,
+  organizationMembers,
+  organizations,
+  users,
+} from '../db/schema/index.ts';
+import { hashPassword } from '../modules/auth/passwords.ts';
+
+/**
+ * Factories of the records a test or the demo seed starts from. They write rows as the services
+ * would leave them, so tests of one module can set the scene without going through every other
+ * module's API. Each takes the database (or a transaction) and returns the row it made.
+ */
+
+type Conn = Db | Tx;
+let sequence = 0;
+const unique = (prefix: string) =>
+  `${prefix}.${Date.now().toString(36)}.${(sequence++).toString(36)}`;
+
+export const FACTORY_PASSWORD = 'Correct horse battery 42';
+
+export async function createUser(
+  db: Conn,
+  fields: {
+    email?: string;
+    password?: string | null;
+    first_name?: string;
+    last_name?: string;
+    can_create_client?: boolean;
+    /** An account not yet activated when false. */
+    active?: boolean;
+  } = {},
+) {
+  const password = fields.password === undefined ? FACTORY_PASSWORD : fields.password;
+  const [row] = await db
+    .insert(users)
+    .values({
+      email: fields.email ?? `${unique('user')}@example.com`,
+      password_hash: password === null ? null : await hashPassword(password),
+      first_name: fields.first_name ?? 'Test',
+      last_name: fields.last_name ?? 'User',
+      can_create_client: fields.can_create_client ?? true,
+      email_verified_at: fields.active === false ? null : new Date(),
+    })
+    .returning();
+  return row!;
+}
+
+export async function addOrganizationMember(
+  db: Conn,
+  fields: { organizationId: string; userId: string; role: OrgRole; status?: MembershipStatus },
+) {
+  const [row] = await db
+    .insert(organizationMembers)
+    .values({
+      organization_id: fields.organizationId,
+      user_id: fields.userId,
+      role: fields.role,
+      status: fields.status ?? 'MEMBER',
+    })
+    .returning();
+  return row!;
+}
+
+/** An organization and its OWNER's membership. */
+export async function createOrganization(db: Conn, fields: { ownerId: string; name?: string }) {
+  const [org] = await db
+    .insert(organizations)
+    .values({ name: fields.name ?? unique('Organization'), owner_id: fields.ownerId })
+    .returning();
+  await addOrganizationMember(db, {
+    organizationId: org!.id,
+    userId: fields.ownerId,
+    role: 'OWNER',
+  });
+  return org!;
+}
+
+export async function addClientMember(
+  db: Conn,
+  fields: { clientId: string; userId: string; role: Role; status?: MembershipStatus },
+) {
+  const [row] = await db
+    .insert(clientMembers)
+    .values({
+      client_id: fields.clientId,
+      user_id: fields.userId,
+      role: fields.role,
+      status: fields.status ?? 'MEMBER',
+    })
+    .returning();
+  return row!;
+}
+
+/**
+ * A workspace with one module row per module of the app profile (enabled unless said otherwise)
+ * and, when an owner is given, the owner's OWNER membership.
+ */
+export async function createClient(
+  db: Conn,
+  fields: {
+    organizationId: string;
+    ownerId?: string;
+    name?: string;
+    active?: boolean;
+    appProfile?: AppProfile;
+    enabledModules?: readonly ModuleCode[];
+  },
+) {
+  const [client] = await db
+    .insert(clients)
+    .values({
+      organization_id: fields.organizationId,
+      name: fields.name ?? unique('Workspace'),
+      owner_id: fields.ownerId ?? null,
+      active: fields.active ?? true,
+    })
+    .returning();
+  const modules = APP_PROFILES[fields.appProfile ?? 'transit'];
+  const enabled = fields.enabledModules ?? modules;
+  await db
+    .insert(clientModules)
+    .values(
+      modules.map((module) => ({
+        client_id: client!.id,
+        module,
+        enabled: enabled.includes(module),
+      })),
+    );
+  if (fields.ownerId)
+    await addClientMember(db, { clientId: client!.id, userId: fields.ownerId, role: 'OWNER' });
+  return client!;
+}
