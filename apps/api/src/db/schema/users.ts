@@ -18,6 +18,8 @@ export const users = pgTable(
     /** Null until the account is activated (code, reset, invitation or a verified Google e-mail). */
     email_verified_at: ts('email_verified_at'),
     last_login_at: ts('last_login_at'),
+    /** When the owner was last mailed that someone tried to register this address (one an hour). */
+    registration_notice_at: ts('registration_notice_at'),
     ...timestamps(),
     deleted_at: ts('deleted_at'),
   },

@@ -18,13 +18,21 @@ function layout(
   ctx: MailContext,
   to: string,
   subject: string,
-  parts: { greeting: string; lines: string[]; code?: string; footer?: string },
+  parts: {
+    greeting: string;
+    lines: string[];
+    code?: string;
+    links?: { label: string; url: string }[];
+    footer?: string;
+  },
 ): OutgoingMail {
+  const links = parts.links ?? [];
   const text = [
     parts.greeting,
     '',
     ...parts.lines,
     ...(parts.code ? ['', parts.code, ''] : []),
+    ...(links.length ? ['', ...links.map((l) => `${l.label}: ${l.url}`), ''] : []),
     ...(parts.footer ? [parts.footer, ''] : []),
     `Questions? Write to ${ctx.supportEmail}.`,
     `— ${ctx.brand} (${ctx.publicUrl})`,
@@ -39,6 +47,7 @@ function layout(
 <p>${escapeHtml(parts.greeting)}</p>
 ${parts.lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
 ${parts.code ? `<p style="font-size:32px;letter-spacing:8px;font-weight:bold;text-align:center;margin:24px 0">${escapeHtml(parts.code)}</p>` : ''}
+${links.map((l) => `<p><a href="${escapeHtml(l.url)}" style="color:#1864ab;font-weight:bold">${escapeHtml(l.label)}</a></p>`).join('\n')}
 ${parts.footer ? `<p style="color:#52606d">${escapeHtml(parts.footer)}</p>` : ''}
 </td></tr>
 <tr><td style="font-size:12px;color:#7b8794;padding-top:24px;border-top:1px solid #e4e7eb">
@@ -68,5 +77,26 @@ export function passwordResetCodeMail(
     lines: [`Enter this code to choose a new ${ctx.brand} password:`],
     code,
     footer: `The code expires in ${CODE_TTL_MINUTES} minutes. If you did not ask for a reset, ignore this e-mail; your password stays as it is.`,
+  });
+}
+
+/**
+ * To the owner of an address someone tried to register again: registration answers as if the
+ * address were new (it must not tell who has an account), so the owner hears of it here.
+ */
+export function registrationAttemptMail(ctx: MailContext, to: string, firstName: string) {
+  const base = ctx.publicUrl.replace(/\/+$/, '');
+  return layout(ctx, to, `Someone tried to register with your ${ctx.brand} e-mail`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [
+      `Someone just tried to register a new ${ctx.brand} account with this e-mail address, which already has an account.`,
+      'If it was you, sign in instead; if you forgot your password, choose a new one.',
+    ],
+    links: [
+      { label: 'Sign in', url: `${base}/login` },
+      { label: 'Reset your password', url: `${base}/forgot-password` },
+    ],
+    footer:
+      'If it was not you, ignore this e-mail: nothing was changed, and your account stays as it is.',
   });
 }

@@ -84,7 +84,45 @@ export async function issueCode(
   return { id: row!.id, code };
 }
 
-type CodeRow = typeof oneTimeCodes.$inferSelect;
+export type CodeRow = typeof oneTimeCodes.$inferSelect;
+
+/** A code row of a purpose by id, used or not, locked for this transaction. */
+export async function lockCode(
+  tx: Tx,
+  id: string,
+  purpose: CodePurpose,
+): Promise<CodeRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(oneTimeCodes)
+    .where(and(eq(oneTimeCodes.id, id), eq(oneTimeCodes.purpose, purpose)))
+    .limit(1)
+    .for('update');
+  return row;
+}
+
+/**
+ * A fresh code in an existing row (a re-send): new code, new expiry, attempts from zero, so the
+ * tokens naming the row keep working. `real` false makes it blank, like `issueCode` without a user.
+ */
+export async function renewCode(
+  tx: Tx,
+  key: Uint8Array,
+  clock: Clock,
+  id: string,
+  real: boolean,
+): Promise<string> {
+  const code = generateCode();
+  await tx
+    .update(oneTimeCodes)
+    .set({
+      code_hash: hashCode(key, real ? code : crypto.randomBytes(16).toString('hex')),
+      attempts: 0,
+      expires_at: new Date(clock.now().getTime() + minutes(CODE_TTL_MINUTES)),
+    })
+    .where(eq(oneTimeCodes.id, id));
+  return code;
+}
 
 /**
  * The live (unconsumed) code row for a purpose, locked for this transaction: the row of a given

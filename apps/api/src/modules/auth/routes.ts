@@ -1,5 +1,6 @@
 import {
   activationRequestSchema,
+  activationResponseSchema,
   activationTokenResponseSchema,
   appLoginRequestSchema,
   detailResponseSchema,
@@ -43,7 +44,8 @@ export async function authRoutes(app: App): Promise<void> {
     config: perIp(20),
     schema: {
       tags,
-      summary: 'Register; e-mails a 6-digit activation code and returns the activation token',
+      summary:
+        'Register; e-mails a 6-digit activation code and returns the activation token (the same answer for an address that has an account: its owner is told by e-mail)',
       body: registrationRequestSchema,
       response: { 201: activationTokenResponseSchema, ...errors, 403: errorBodySchema },
     },
@@ -63,12 +65,18 @@ export async function authRoutes(app: App): Promise<void> {
     config: perIp(30),
     schema: {
       tags,
-      summary: 'Activate the account with the e-mailed code (activation token as Authorization)',
+      summary:
+        'Activate the account with the e-mailed code (activation token as Authorization); signs the user in',
       body: activationRequestSchema,
-      response: { 200: detailResponseSchema, ...errors },
+      response: { 200: activationResponseSchema, ...errors, 403: errorBodySchema },
     },
     handler: async (request) =>
-      auth.activate(ctx, bearerToken(request.headers.authorization), request.body.code),
+      auth.activate(
+        ctx,
+        bearerToken(request.headers.authorization),
+        request.body.code,
+        meta(request),
+      ),
   });
 
   app.get('/v1/rest-auth/registration/activation/resend-code/', {

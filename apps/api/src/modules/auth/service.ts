@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import {
   ErrorCode,
   passwordProblem,
@@ -6,13 +6,14 @@ import {
   type UserUpdate,
 } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
-import { users } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/client.ts';
+import { oneTimeCodes, users } from '../../db/schema/index.ts';
 import { AppError, conflict, fieldError, notAuthenticated } from '../../lib/errors.ts';
-import { days } from '../../lib/clock.ts';
+import { days, hours } from '../../lib/clock.ts';
 import { enqueueMail } from '../../lib/mail/outbox.ts';
-import { activationCodeMail } from '../../lib/mail/templates.ts';
+import { activationCodeMail, registrationAttemptMail } from '../../lib/mail/templates.ts';
 import { ActivityAction, recordActivity } from '../activities/service.ts';
-import { checkCode, codeError, consumeCode, issueCode, lockLiveCode } from './codes.ts';
+import { checkCode, codeError, issueCode, lockCode, renewCode } from './codes.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import {
   createSession,
@@ -43,159 +44,280 @@ export function assertPasswordPolicy(password: string, email: string, field: str
 
 export const isActive = (user: UserRow) => user.email_verified_at !== null;
 
-export async function activationToken(ctx: AppContext, userId: string) {
+/** An activation token names an activation code row (`sub`), never the account. */
+async function activationToken(ctx: AppContext, codeRowId: string) {
   return signToken(
     ctx.jwtKey,
     ctx.clock,
     Audience.activation,
-    { sub: userId },
+    { sub: codeRowId },
     new Date(ctx.clock.now().getTime() + ACTIVATION_TOKEN_TTL_MS),
   );
 }
 
-export async function register(ctx: AppContext, input: RegistrationRequest) {
+const isUniqueViolation = (err: unknown) =>
+  (err as { code?: string }).code === '23505' ||
+  (err as { cause?: { code?: string } }).cause?.code === '23505';
+
+/**
+ * Registration answers alike for a new address and one that has an account (201, the same body,
+ * a token of the same claims, about the same time: one argon2 run either way), so it tells
+ * nobody who has an account (OWASP ASVS 5.0):
+ *  - a new address: the account, its activation code, and the mail with the code;
+ *  - an account not yet activated, with the same password: a legitimate retry, a fresh code
+ *    is mailed (replacing the old one);
+ *  - any other account (active, disabled, or another password): nothing changes; the owner is
+ *    mailed that someone tried (unless disabled), and the token names a blank code, at which
+ *    every attempt is wrong, counted and limited like at a real one.
+ * A retry never changes the password: else whoever registered an address last would choose the
+ * password its owner then activates.
+ */
+export async function register(
+  ctx: AppContext,
+  input: RegistrationRequest,
+  retried = false,
+): Promise<{ token: string; email: string; detail: string }> {
   if (input.password1 !== input.password2)
     throw fieldError('password2', 'The two passwords do not match.');
   assertPasswordPolicy(input.password1, input.email, 'password1');
-  const passwordHash = await hashPassword(input.password1);
-  const user = await ctx.db
-    .transaction(async (tx) => {
-      if (await findUserByEmail(tx, input.email)) {
-        throw conflict(
-          ErrorCode.EMAIL_TAKEN,
-          'An account with this e-mail already exists. Sign in instead.',
-          [
-            {
-              field: 'email',
-              message: 'An account with this e-mail already exists. Sign in instead.',
-            },
-          ],
+  const existing = await findUserByEmail(ctx.db, input.email);
+  const passwordHash = existing ? null : await hashPassword(input.password1);
+  const samePassword = existing
+    ? await verifyPassword(existing.password_hash, input.password1)
+    : false;
+  let codeRowId: string;
+  try {
+    codeRowId = await ctx.db.transaction(async (tx) => {
+      if (!existing) {
+        const [user] = await tx
+          .insert(users)
+          .values({
+            email: input.email,
+            password_hash: passwordHash,
+            first_name: input.first_name,
+            last_name: input.last_name,
+            // Registration under the transit profile may create organizations.
+            can_create_client: ctx.config.appProfile === 'transit',
+          })
+          .returning();
+        const { id, code } = await issueCode(tx, ctx.jwtKey, ctx.clock, user!.id, 'activation');
+        await enqueueMail(
+          tx,
+          ctx.clock,
+          activationCodeMail(ctx.mail, user!.email, user!.first_name, code),
         );
+        return id;
       }
-      const [user] = await tx
-        .insert(users)
-        .values({
-          email: input.email,
-          password_hash: passwordHash,
-          first_name: input.first_name,
-          last_name: input.last_name,
-          // Registration under the transit profile may create organizations.
-          can_create_client: ctx.config.appProfile === 'transit',
-        })
-        .returning();
-      const { code } = await issueCode(tx, ctx.jwtKey, ctx.clock, user!.id, 'activation');
-      await enqueueMail(
+      const retry = existing.enabled && !isActive(existing) && samePassword;
+      const { id, code } = await issueCode(
         tx,
+        ctx.jwtKey,
         ctx.clock,
-        activationCodeMail(ctx.mail, user!.email, user!.first_name, code),
+        retry ? existing.id : null,
+        'activation',
       );
-      return user!;
-    })
-    .catch((err: unknown) => {
-      // Two registrations racing for one e-mail: the unique index decides.
-      if (
-        (err as { code?: string }).code === '23505' ||
-        (err as { cause?: { code?: string } }).cause?.code === '23505'
-      ) {
-        throw conflict(
-          ErrorCode.EMAIL_TAKEN,
-          'An account with this e-mail already exists. Sign in instead.',
-          [
-            {
-              field: 'email',
-              message: 'An account with this e-mail already exists. Sign in instead.',
-            },
-          ],
+      if (retry) {
+        await enqueueMail(
+          tx,
+          ctx.clock,
+          activationCodeMail(ctx.mail, existing.email, existing.first_name, code),
         );
+      } else if (existing.enabled) {
+        await noticeRegistrationAttempt(tx, ctx, existing.id);
       }
-      throw err;
+      return id;
     });
+  } catch (err) {
+    // Two registrations racing for one new address: the unique index lets one in; the other
+    // runs again and meets the account (a retry with the same password, else a blank code).
+    if (isUniqueViolation(err) && !retried) return register(ctx, input, true);
+    throw err;
+  }
   ctx.outbox.kick();
   return {
-    token: await activationToken(ctx, user.id),
-    email: user.email,
+    token: await activationToken(ctx, codeRowId),
+    // As given (trimmed), not as stored: the stored spelling would tell the address is known.
+    email: input.email,
     detail: 'We sent a 6-digit activation code to your e-mail.',
   };
 }
 
-/** The account an activation token stands for; 401 when the token is not a live activation token. */
-async function activationSubject(ctx: AppContext, token: string | null) {
+/** At most one "someone tried to register" mail per account in this time, however many try. */
+export const REGISTRATION_NOTICE_INTERVAL_MS = hours(1);
+
+/** Mails the owner that someone tried to register their address, unless done within the hour. */
+async function noticeRegistrationAttempt(tx: Tx, ctx: AppContext, userId: string) {
+  // Locked: of parallel attempts, one sees the notice time the other wrote.
+  const user = await findUserById(tx, userId, { lock: true });
+  const now = ctx.clock.now();
+  const last = user?.registration_notice_at?.getTime();
+  if (!user || (last !== undefined && now.getTime() - last < REGISTRATION_NOTICE_INTERVAL_MS))
+    return;
+  await tx.update(users).set({ registration_notice_at: now }).where(eq(users.id, user.id));
+  await enqueueMail(tx, ctx.clock, registrationAttemptMail(ctx.mail, user.email, user.first_name));
+}
+
+/** The code row an activation token names; 401 when it is not a live activation token. */
+async function activationRowId(ctx: AppContext, token: string | null): Promise<string> {
   const verified = token
     ? await verifyToken(ctx.jwtKey, ctx.clock, Audience.activation, token)
     : null;
-  if (!verified)
-    throw notAuthenticated(
-      'The activation link is not valid or has expired. Sign in to get a new code.',
-    );
-  const user = await findUserById(ctx.db, verified.sub);
-  if (!user)
-    throw notAuthenticated(
-      'The activation link is not valid or has expired. Sign in to get a new code.',
-    );
-  return user;
+  if (!verified) throw invalidActivationToken();
+  return verified.sub;
 }
+
+const invalidActivationToken = () =>
+  notAuthenticated('The activation link is not valid or has expired. Sign in to get a new code.');
 
 const alreadyActive = () =>
   conflict(ErrorCode.ALREADY_ACTIVATED, 'This account is already active. Sign in to continue.');
 
-export async function activate(ctx: AppContext, token: string | null, code: string) {
-  const user = await activationSubject(ctx, token);
-  if (isActive(user)) throw alreadyActive();
-  const result = await ctx.db.transaction(async (tx) => {
-    const row = await lockLiveCode(tx, { userId: user.id, purpose: 'activation' });
-    const check = await checkCode(tx, ctx.jwtKey, ctx.clock, row, code);
-    if (check === 'ok') {
-      const now = ctx.clock.now();
-      await tx.update(users).set({ email_verified_at: now }).where(eq(users.id, user.id));
-      await consumeCode(tx, ctx.clock, row!.id);
-    }
-    return check;
+const accountDisabled = () =>
+  new AppError(
+    403,
+    ErrorCode.ACCOUNT_DISABLED,
+    'This account is disabled. Contact your administrator.',
+  );
+
+/**
+ * The code of the token's row activates its account and signs the user in (a session made as
+ * sign-in makes one), all in one transaction. A wrong code is counted whatever the row: a blank
+ * code's answers are those of a real one.
+ */
+export async function activate(
+  ctx: AppContext,
+  token: string | null,
+  code: string,
+  meta: ClientMeta,
+) {
+  const rowId = await activationRowId(ctx, token);
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const row = await lockCode(tx, rowId, 'activation');
+    if (!row) return 'unknown' as const;
+    // Set only by the code that activated the account: a replay of that success.
+    if (row.verified_at) return 'already' as const;
+    // A row replaced by a newer code is no code at all, like any wrong one.
+    const check = await checkCode(
+      tx,
+      ctx.jwtKey,
+      ctx.clock,
+      row.consumed_at ? undefined : row,
+      code,
+    );
+    if (check !== 'ok') return check;
+    const user = row.user_id ? await findUserById(tx, row.user_id, { lock: true }) : undefined;
+    if (!user) return 'missing' as const;
+    const now = ctx.clock.now();
+    await tx
+      .update(users)
+      .set({ email_verified_at: user.email_verified_at ?? now })
+      .where(eq(users.id, user.id));
+    await tx
+      .update(oneTimeCodes)
+      .set({ verified_at: now, consumed_at: now })
+      .where(eq(oneTimeCodes.id, row.id));
+    if (!user.enabled) return 'disabled' as const;
+    return { user, session: await openSession(tx, ctx, user, meta) };
   });
   // Thrown after the commit, so a wrong guess still counts against the attempts.
-  if (result !== 'ok') throw codeError(result);
-  return { detail: 'Your account is active. Sign in to continue.' };
+  if (outcome === 'unknown') throw invalidActivationToken();
+  if (outcome === 'already') throw alreadyActive();
+  if (outcome === 'disabled') throw accountDisabled();
+  if (typeof outcome === 'string') throw codeError(outcome);
+  return {
+    detail: 'Your account is active.',
+    token: await sessionToken(ctx, outcome.user.id, outcome.session),
+  };
 }
 
+/**
+ * A new code in the token's row, mailed when the row is an account's waiting for activation;
+ * otherwise (a blank code, or an account that is active or disabled by now) the code is renewed
+ * blank and nothing is sent, with the same answer. The owner of an existing address was told
+ * once, at registration: re-sends do not mail them again.
+ */
 export async function resendActivation(ctx: AppContext, token: string | null) {
-  const user = await activationSubject(ctx, token);
-  if (isActive(user)) throw alreadyActive();
-  await ctx.db.transaction(async (tx) => {
-    const { code } = await issueCode(tx, ctx.jwtKey, ctx.clock, user.id, 'activation');
-    await enqueueMail(
-      tx,
-      ctx.clock,
-      activationCodeMail(ctx.mail, user.email, user.first_name, code),
-    );
+  const rowId = await activationRowId(ctx, token);
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const row = await lockCode(tx, rowId, 'activation');
+    if (!row) return 'unknown' as const;
+    if (row.verified_at) return 'already' as const;
+    // A row replaced by a newer code (a later registration or sign-in): its token is spent.
+    if (row.consumed_at) return 'unknown' as const;
+    const user = row.user_id ? await findUserById(tx, row.user_id) : undefined;
+    const pending = user?.enabled && !isActive(user) ? user : null;
+    const code = await renewCode(tx, ctx.jwtKey, ctx.clock, row.id, pending !== null);
+    if (pending) {
+      await enqueueMail(
+        tx,
+        ctx.clock,
+        activationCodeMail(ctx.mail, pending.email, pending.first_name, code),
+      );
+    }
+    return 'renewed' as const;
   });
+  if (outcome === 'unknown') throw invalidActivationToken();
+  if (outcome === 'already') throw alreadyActive();
   ctx.outbox.kick();
   return { detail: 'We sent a new 6-digit code to your e-mail.' };
+}
+
+/**
+ * The activation token for an account not yet activated whose password was just proven: its
+ * live code row if there is one (the code already mailed stays good), else a new code that is
+ * not mailed (the user asks for one with the token).
+ */
+async function pendingActivationToken(ctx: AppContext, user: UserRow) {
+  const [live] = await ctx.db
+    .select({ id: oneTimeCodes.id })
+    .from(oneTimeCodes)
+    .where(
+      and(
+        eq(oneTimeCodes.user_id, user.id),
+        eq(oneTimeCodes.purpose, 'activation'),
+        isNull(oneTimeCodes.consumed_at),
+      ),
+    )
+    .orderBy(desc(oneTimeCodes.created_at))
+    .limit(1);
+  const id =
+    live?.id ??
+    (await ctx.db.transaction(
+      async (tx) => (await issueCode(tx, ctx.jwtKey, ctx.clock, user.id, 'activation')).id,
+    ));
+  return activationToken(ctx, id);
 }
 
 const invalidCredentials = () =>
   new AppError(400, ErrorCode.INVALID_CREDENTIALS, 'The e-mail or password is incorrect.');
 
-/** Issues a session token for a user who has proven who they are. */
-export async function startSession(ctx: AppContext, user: UserRow, meta: ClientMeta) {
-  const session = await ctx.db.transaction(async (tx) => {
-    const session = await createSession(tx, ctx.clock, user.id, meta);
-    await tx.update(users).set({ last_login_at: ctx.clock.now() }).where(eq(users.id, user.id));
-    await recordActivity(tx, {
-      userId: user.id,
-      action: ActivityAction.SIGN_IN,
-      objectType: 'user',
-      objectId: user.id,
-      at: ctx.clock.now(),
-    });
-    return session;
+/** Opens a session for a user who has proven who they are, in the caller's transaction. */
+async function openSession(tx: Tx, ctx: AppContext, user: UserRow, meta: ClientMeta) {
+  const session = await createSession(tx, ctx.clock, user.id, meta);
+  await tx.update(users).set({ last_login_at: ctx.clock.now() }).where(eq(users.id, user.id));
+  await recordActivity(tx, {
+    userId: user.id,
+    action: ActivityAction.SIGN_IN,
+    objectType: 'user',
+    objectId: user.id,
+    at: ctx.clock.now(),
   });
-  const token = await signToken(
+  return session;
+}
+
+const sessionToken = (ctx: AppContext, userId: string, session: { id: string; expires_at: Date }) =>
+  signToken(
     ctx.jwtKey,
     ctx.clock,
     Audience.session,
-    { sub: user.id, sid: session.id },
+    { sub: userId, sid: session.id },
     tokenExpiry(ctx.clock, session.expires_at),
   );
-  return { token };
+
+/** Issues a session token for a user who has proven who they are. */
+export async function startSession(ctx: AppContext, user: UserRow, meta: ClientMeta) {
+  const session = await ctx.db.transaction((tx) => openSession(tx, ctx, user, meta));
+  return { token: await sessionToken(ctx, user.id, session) };
 }
 
 export async function login(ctx: AppContext, email: string, password: string, meta: ClientMeta) {
@@ -219,18 +341,13 @@ export async function login(ctx: AppContext, email: string, password: string, me
   // A wrong password keeps its reservation: it is the recorded failure.
   if (!user || !ok) throw invalidCredentials();
   await releaseLoginAttempt(ctx.db, reservation);
-  if (!user.enabled)
-    throw new AppError(
-      403,
-      ErrorCode.ACCOUNT_DISABLED,
-      'This account is disabled. Contact your administrator.',
-    );
+  if (!user.enabled) throw accountDisabled();
   if (!isActive(user)) {
     throw conflict(
       ErrorCode.ACCOUNT_NOT_ACTIVATED,
       'Activate your account with the code we e-mailed you.',
       {
-        token: await activationToken(ctx, user.id),
+        token: await pendingActivationToken(ctx, user),
         email: user.email,
       },
     );
@@ -251,15 +368,7 @@ export async function refresh(ctx: AppContext, token: string) {
   if (!live) throw notAuthenticated('The session has ended. Sign in again.');
   // Retires the token being replaced (see findLiveSession); before signing the new one.
   await touchSession(ctx.db, ctx.clock, live.session.id);
-  return {
-    token: await signToken(
-      ctx.jwtKey,
-      ctx.clock,
-      Audience.session,
-      { sub: live.user.id, sid: live.session.id },
-      tokenExpiry(ctx.clock, live.session.expires_at),
-    ),
-  };
+  return { token: await sessionToken(ctx, live.user.id, live.session) };
 }
 
 export async function updateUser(ctx: AppContext, user: UserRow, patch: UserUpdate) {
