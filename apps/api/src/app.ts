@@ -1,19 +1,13 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from 'fastify';
+import Fastify from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config.ts';
-import type { AppContext } from './context.ts';
+import type { App, AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { OutboxWorker } from './lib/mail/outbox.ts';
@@ -23,32 +17,22 @@ import {
   type MailTransport,
 } from './lib/mail/transport.ts';
 import { resolveJwtSecret } from './lib/secrets.ts';
-import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { protocolErrorOptions, registerProtocolErrors } from './plugins/protocol-errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerSpa } from './plugins/static-spa.ts';
+import { registerAccess } from './modules/access/index.ts';
+import { authModule, registerAuthentication } from './modules/auth/index.ts';
+import { systemModule } from './modules/system/index.ts';
+import { uploadsModule } from './modules/uploads/index.ts';
+import { usersModule } from './modules/users/index.ts';
 import {
   pathOf,
   REQUEST_LINE_FIELDS,
   RequestLogController,
   serializeError,
 } from './plugins/request-log.ts';
-import { authRoutes } from './modules/auth/routes.ts';
-import { passwordRoutes } from './modules/auth/password-routes.ts';
-import { uploadRoutes } from './modules/uploads/routes.ts';
-import { userRoutes } from './modules/users/routes.ts';
-import { googleRoutes } from './modules/auth/google-routes.ts';
-import { systemRoutes } from './modules/system/routes.ts';
-
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
 
 export interface AppDeps {
   /** An open, migrated database (server.ts opens it under the DATA_DIR lock; tests bring their own). */
@@ -79,6 +63,9 @@ function prettyTransport() {
     },
   };
 }
+
+/** Every module of the API, each registered through its face (modules/<name>/index.ts). */
+const MODULES = [systemModule, authModule, usersModule, uploadsModule];
 
 /** JSON bodies above this answer 413. Uploads have their own limit. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -167,14 +154,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
   registerProtocolErrors(app);
   await registerSecurity(app);
   await registerOpenApi(app);
-  registerAuth(app);
-
-  await app.register(systemRoutes);
-  await app.register(authRoutes);
-  await app.register(passwordRoutes);
-  await app.register(uploadRoutes);
-  await app.register(userRoutes);
-  await app.register(googleRoutes);
+  registerAuthentication(app);
+  registerAccess(app);
+  for (const module of MODULES) await app.register(module);
 
   await registerSpa(app, config.webDist);
 

@@ -15,7 +15,7 @@ import {
   organizations,
   users,
 } from '../db/schema/index.ts';
-import { hashPassword } from '../modules/auth/passwords.ts';
+import { hashPassword } from '../modules/auth/index.ts';
 
 /**
  * Factories of the records a test or the demo seed starts from. They write rows as the services
@@ -129,15 +129,13 @@ export async function createClient(
     .returning();
   const modules = APP_PROFILES[fields.appProfile ?? 'transit'];
   const enabled = fields.enabledModules ?? modules;
-  await db
-    .insert(clientModules)
-    .values(
-      modules.map((module) => ({
-        client_id: client!.id,
-        module,
-        enabled: enabled.includes(module),
-      })),
-    );
+  await db.insert(clientModules).values(
+    modules.map((module) => ({
+      client_id: client!.id,
+      module,
+      enabled: enabled.includes(module),
+    })),
+  );
   if (fields.ownerId)
     await addClientMember(db, { clientId: client!.id, userId: fields.ownerId, role: 'OWNER' });
   return client!;

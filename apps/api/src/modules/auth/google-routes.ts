@@ -5,7 +5,7 @@ import {
   googleStartQuerySchema,
 } from '@portolan/contract';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
+import type { App } from '../../context.ts';
 import { createOidcClient, type OidcClient } from '../../lib/oidc.ts';
 import { assertGoogleEnabled, completeGoogleLogin, startGoogleLogin } from './google-service.ts';
 

@@ -7,7 +7,7 @@ import { minutes } from '../../lib/clock.ts';
 import { AppError, conflict } from '../../lib/errors.ts';
 import { OidcError, type OidcClient, type OidcIdentity } from '../../lib/oidc.ts';
 import { startSession, type ClientMeta } from './service.ts';
-import { findUserByEmail, findUserById, type UserRow } from './users-repo.ts';
+import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
 
 export const GOOGLE_PROVIDER = 'google';
 /** How long a started Google sign-in may take before its state is refused. */

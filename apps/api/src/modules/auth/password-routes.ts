@@ -8,8 +8,8 @@ import {
   passwordResetResponseSchema,
   tokenResponseSchema,
 } from '@portolan/contract';
-import type { App } from '../../app.ts';
-import { requireAuth } from '../../plugins/auth.ts';
+import type { App } from '../../context.ts';
+import { requireAuth } from './authenticate.ts';
 import * as passwords from './password-service.ts';
 
 const tags = ['auth'];

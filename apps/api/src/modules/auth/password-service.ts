@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { oneTimeCodes, users } from '../../db/schema/index.ts';
 import { hours, minutes } from '../../lib/clock.ts';
 import { fieldError } from '../../lib/errors.ts';
-import type { AuthState } from '../../plugins/auth.ts';
+import type { AuthState } from './authenticate.ts';
 import { enqueueMail } from '../../lib/mail/outbox.ts';
 import { passwordResetCodeMail } from '../../lib/mail/templates.ts';
 import {
@@ -21,7 +21,7 @@ import { hashPassword, verifyPassword } from './passwords.ts';
 import { assertPasswordPolicy } from './service.ts';
 import { revokeUserSessions } from './sessions.ts';
 import { Audience, signToken, verifyToken, type VerifiedToken } from './tokens.ts';
-import { findUserByEmail, findUserById } from './users-repo.ts';
+import { findUserByEmail, findUserById } from '../users/index.ts';
 
 /**
  * Password reset in three steps, each single use:

@@ -9,17 +9,14 @@ import {
   refreshRequestSchema,
   registrationRequestSchema,
   tokenResponseSchema,
-  userSchema,
-  userUpdateSchema,
   ErrorCode,
 } from '@portolan/contract';
 import type { FastifyRequest } from 'fastify';
-import type { App } from '../../app.ts';
+import type { App } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from './authenticate.ts';
 import { bearerToken } from './tokens.ts';
 import * as auth from './service.ts';
-import { toUserDto } from './users-repo.ts';
 
 const tags = ['auth'];
 const errors = {
@@ -134,28 +131,5 @@ export async function authRoutes(app: App): Promise<void> {
       response: { 200: tokenResponseSchema, ...errors },
     },
     handler: async (request) => auth.refresh(ctx, request.body.token),
-  });
-
-  app.get('/v1/rest-auth/user/', {
-    onRequest: app.authenticate,
-    schema: {
-      tags,
-      summary: 'The signed-in user',
-      security: secured,
-      response: { 200: userSchema, 401: errorBodySchema },
-    },
-    handler: async (request) => toUserDto(requireAuth(request).user),
-  });
-
-  app.patch('/v1/rest-auth/user/', {
-    onRequest: app.authenticate,
-    schema: {
-      tags,
-      summary: 'Change names, phone or avatar of the signed-in user (not the e-mail)',
-      security: secured,
-      body: userUpdateSchema,
-      response: { 200: userSchema, 400: errorBodySchema, 401: errorBodySchema },
-    },
-    handler: async (request) => auth.updateUser(ctx, requireAuth(request).user, request.body),
   });
 }

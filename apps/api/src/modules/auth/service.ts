@@ -1,10 +1,5 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import {
-  ErrorCode,
-  passwordProblem,
-  type RegistrationRequest,
-  type UserUpdate,
-} from '@portolan/contract';
+import { ErrorCode, passwordProblem, type RegistrationRequest } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { oneTimeCodes, users } from '../../db/schema/index.ts';
@@ -12,7 +7,7 @@ import { AppError, conflict, fieldError, notAuthenticated } from '../../lib/erro
 import { days, hours } from '../../lib/clock.ts';
 import { enqueueMail } from '../../lib/mail/outbox.ts';
 import { activationCodeMail, registrationAttemptMail } from '../../lib/mail/templates.ts';
-import { ActivityAction, recordActivity } from '../activities/service.ts';
+import { ActivityAction, recordActivity } from '../activities/index.ts';
 import { checkCode, codeError, issueCode, lockCode, renewCode } from './codes.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import {
@@ -23,9 +18,8 @@ import {
   touchSession,
 } from './sessions.ts';
 import { Audience, signToken, verifyToken } from './tokens.ts';
-import { findUserByEmail, findUserById, toUserDto, type UserRow } from './users-repo.ts';
+import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
 import { releaseLoginAttempt, reserveLoginAttempt } from './login-failures.ts';
-import { isOwnUploadUrl } from '../uploads/service.ts';
 
 /** An activation token lets a not-yet-active account submit or re-send its code for a day. */
 const ACTIVATION_TOKEN_TTL_MS = days(1);
@@ -369,20 +363,4 @@ export async function refresh(ctx: AppContext, token: string) {
   // Retires the token being replaced (see findLiveSession); before signing the new one.
   await touchSession(ctx.db, ctx.clock, live.session.id);
   return { token: await sessionToken(ctx, live.user.id, live.session) };
-}
-
-export async function updateUser(ctx: AppContext, user: UserRow, patch: UserUpdate) {
-  const userId = user.id;
-  // An empty change is answered with the user as is: nothing to write (and drizzle cannot
-  // build an UPDATE without a SET).
-  if (Object.values(patch).every((value) => value === undefined)) return toUserDto(user);
-  if (patch.avatar && !(await isOwnUploadUrl(ctx.db, userId, patch.avatar))) {
-    throw fieldError(
-      'avatar',
-      'Upload the image first (POST /v1/upload/) and use the URL it returns.',
-    );
-  }
-  const [row] = await ctx.db.update(users).set(patch).where(eq(users.id, userId)).returning();
-  if (!row) throw notAuthenticated();
-  return toUserDto(row);
 }

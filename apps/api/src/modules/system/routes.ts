@@ -5,7 +5,7 @@ import {
   publicConfigSchema,
   type PublicConfig,
 } from '@portolan/contract';
-import type { App } from '../../app.ts';
+import type { App } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ErrorCode } from '@portolan/contract';
 

@@ -8,10 +8,10 @@ import {
 } from '@portolan/contract';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
+import type { App } from '../../context.ts';
 import { uploads } from '../../db/schema/index.ts';
 import { AppError, fieldError, notFound } from '../../lib/errors.ts';
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from '../auth/index.ts';
 import { IMAGE_EXTENSIONS, sniffImageType } from './sniff.ts';
 import {
   STORAGE_KEY_PATTERN,

@@ -1,8 +1,8 @@
 import { detailResponseSchema, errorBodySchema, userExistsQuerySchema } from '@portolan/contract';
 import type { FastifyRequest } from 'fastify';
-import type { App } from '../../app.ts';
+import type { App } from '../../context.ts';
 import { notFound, tooManyRequests } from '../../lib/errors.ts';
-import { findUserByEmail } from '../auth/users-repo.ts';
+import { findUserByEmail } from './repo.ts';
 
 const LIMIT = { max: 30, timeWindow: '1 minute' } as const;
 

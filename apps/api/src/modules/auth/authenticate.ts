@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { notAuthenticated } from '../lib/errors.ts';
-import { findLiveSession } from '../modules/auth/sessions.ts';
-import { Audience, bearerToken, verifyToken } from '../modules/auth/tokens.ts';
-import type { UserRow } from '../modules/auth/users-repo.ts';
+import { notAuthenticated } from '../../lib/errors.ts';
+import { findLiveSession } from './sessions.ts';
+import { Audience, bearerToken, verifyToken } from './tokens.ts';
+import type { UserRow } from '../users/index.ts';
 
 export interface AuthState {
   userId: string;
@@ -24,7 +24,7 @@ declare module 'fastify' {
  * Every protected request checks the token's signature, audience and expiry, and that its
  * session row is live and its user enabled. Roles are never read from the token.
  */
-export function registerAuth(app: FastifyInstance): void {
+export function registerAuthentication(app: FastifyInstance): void {
   app.decorateRequest('auth', null);
   app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
     const { ctx } = app;

@@ -1,0 +1,2 @@
+// The activities module's face: what other modules may use of it.
+export { ActivityAction, recordActivity } from './service.ts';

@@ -1,0 +1,15 @@
+// The auth module's face: what other modules may use of it.
+import type { App } from '../../context.ts';
+import { googleRoutes } from './google-routes.ts';
+import { passwordRoutes } from './password-routes.ts';
+import { authRoutes } from './routes.ts';
+
+export { registerAuthentication, requireAuth, type AuthState } from './authenticate.ts';
+export { hashPassword } from './passwords.ts';
+
+/** Registration, sign-in (password and Google), sessions and passwords: /v1/rest-auth/… */
+export async function authModule(app: App): Promise<void> {
+  await app.register(authRoutes);
+  await app.register(passwordRoutes);
+  await app.register(googleRoutes);
+}

@@ -1,0 +1,12 @@
+// The users module's face: what other modules may use of it.
+import type { App } from '../../context.ts';
+import { accountRoutes } from './account-routes.ts';
+import { userRoutes } from './routes.ts';
+
+export { findUserByEmail, findUserById, toUserDto, type UserRow } from './repo.ts';
+
+/** GET/PATCH /v1/rest-auth/user/ and GET /v1/user/is-existed/. */
+export async function usersModule(app: App): Promise<void> {
+  await app.register(accountRoutes);
+  await app.register(userRoutes);
+}
