@@ -72,3 +72,8 @@ export const CARD_BRANDS = [
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 export const UPLOAD_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export type UploadImageType = (typeof UPLOAD_IMAGE_TYPES)[number];
+
+/** The organization settings' workspace views (spec §3 clientsViewOption; default list). */
+export const CLIENTS_VIEW_OPTIONS = ['ClientsListView', 'ClientsGridView'] as const;
+export type ClientsViewOption = (typeof CLIENTS_VIEW_OPTIONS)[number];
+export const DEFAULT_CLIENTS_VIEW_OPTION: ClientsViewOption = 'ClientsListView';

@@ -8,3 +8,6 @@ export * from './pagination.ts';
 export * from './text.ts';
 export * from './account.ts';
 export * from './access.ts';
+export * from './tenant-fields.ts';
+export * from './organizations.ts';
+export * from './clients.ts';

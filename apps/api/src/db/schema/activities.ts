@@ -1,4 +1,5 @@
-import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { id, timestamps, ts } from './columns.ts';
 import { users } from './users.ts';
 
@@ -21,5 +22,9 @@ export const activities = pgTable(
   (t) => [
     index('activities_user_action_idx').on(t.user_id, t.action),
     index('activities_org_created_idx').on(t.organization_id, t.created_at),
+    // ACCESS_WORKSPACE is recorded once per user and workspace, even under concurrent requests.
+    uniqueIndex('activities_access_workspace_key')
+      .on(t.user_id, t.object_id)
+      .where(sql`${t.action} = 'ACCESS_WORKSPACE' and ${t.deleted_at} is null`),
   ],
 );

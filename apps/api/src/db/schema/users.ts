@@ -1,3 +1,4 @@
+import { CLIENTS_VIEW_OPTIONS } from '@portolan/contract';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { id, timestamps, ts } from './columns.ts';
@@ -18,6 +19,10 @@ export const users = pgTable(
     /** Null until the account is activated (code, reset, invitation or a verified Google e-mail). */
     email_verified_at: ts('email_verified_at'),
     last_login_at: ts('last_login_at'),
+    /** The organization settings' workspace view (spec §3: clientsViewOption). */
+    clients_view_option: text('clients_view_option', { enum: CLIENTS_VIEW_OPTIONS })
+      .notNull()
+      .default('ClientsListView'),
     /** When the owner was last mailed that someone tried to register this address (one an hour). */
     registration_notice_at: ts('registration_notice_at'),
     ...timestamps(),

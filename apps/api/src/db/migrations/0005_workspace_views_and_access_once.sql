@@ -1,0 +1,2 @@
+ALTER TABLE "users" ADD COLUMN "clients_view_option" text DEFAULT 'ClientsListView' NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "activities_access_workspace_key" ON "activities" USING btree ("user_id","object_id") WHERE "activities"."action" = 'ACCESS_WORKSPACE' and "activities"."deleted_at" is null;
