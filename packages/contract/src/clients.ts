@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_PAGE_LIMIT, PAGE_SIZE } from './constants.ts';
+import { APP_PROFILE_NAMES, MAX_PAGE_LIMIT, MODULE_CODES, PAGE_SIZE } from './constants.ts';
+import { paginated } from './pagination.ts';
 import {
   logoField,
   moduleStateSchema,
@@ -31,6 +32,7 @@ export const clientSchema = z.object({
   created: z.iso.datetime({ offset: true }),
 });
 export type Client = z.infer<typeof clientSchema>;
+export const clientPageSchema = paginated(clientSchema);
 
 export const clientCreateSchema = z.strictObject({
   name: nameField('workspace'),
@@ -47,6 +49,9 @@ export const clientUpdateSchema = z.strictObject({
   dashboard_button_color: colorField.optional(),
 });
 export type ClientUpdate = z.infer<typeof clientUpdateSchema>;
+/** PUT /v1/organizations/{orgId}/clients/{clientId}/: the name is required, the rest optional. */
+export const clientReplaceSchema = clientUpdateSchema.extend({ name: nameField('workspace') });
+export type ClientReplace = z.infer<typeof clientReplaceSchema>;
 
 export const CLIENT_STATUS_FILTERS = ['all', 'enabled', 'pending'] as const;
 export const clientListQuerySchema = z.strictObject({
@@ -57,12 +62,44 @@ export const clientListQuerySchema = z.strictObject({
 });
 export type ClientListQuery = z.infer<typeof clientListQuerySchema>;
 
-export const moduleUpdateSchema = z.strictObject({ enabled: z.boolean() });
+/** A module row of a workspace (GET /v1/clients/{id}/modules/). */
+export const clientModuleSchema = z.object({
+  id: z.uuid(),
+  module: z.enum(MODULE_CODES),
+  /** The module's label (MODULE_NAMES). */
+  name: z.string(),
+  enabled: z.boolean(),
+});
+export type ClientModule = z.infer<typeof clientModuleSchema>;
 
-/** The applications of a workspace: each app profile with the states of its modules. */
+/** `{enabled}` sets the requested state: sending it twice leaves it as asked. */
+export const moduleUpdateSchema = z.strictObject({ enabled: z.boolean() });
+export type ModuleUpdate = z.infer<typeof moduleUpdateSchema>;
+
+/**
+ * The module of PATCH /v1/clients/{id}/modules/{moduleId}/: a module code (`TR`) or the id of the
+ * workspace's module row. Anything of this shape that names no module of the workspace is a 404.
+ */
+export const moduleIdParam = singleLine().regex(
+  /^[A-Za-z0-9-]{1,64}$/,
+  'Use a module code such as TR, or the id of a module row.',
+);
+
+/** An application is an app profile (APP_PROFILES): GET/POST .../clients/{clientId}/apps/{appId}/. */
+export const appIdParam = z.enum(APP_PROFILE_NAMES);
+
+/**
+ * One application of a workspace: the modules of that app profile and their states. `enabled`
+ * is true when at least one of its modules is on (the application is usable).
+ */
 export const clientApplicationSchema = z.object({
-  app: z.string(),
+  app: z.enum(APP_PROFILE_NAMES),
   modules: z.array(moduleStateSchema.extend({ name: z.string() })),
   enabled: z.boolean(),
 });
+export type ClientApplication = z.infer<typeof clientApplicationSchema>;
+/**
+ * `{enabled}` switches every module of the application on or off. Switching off is refused only
+ * when it would leave the workspace without any enabled module (LAST_ENABLED_MODULE).
+ */
 export const clientApplicationUpdateSchema = z.strictObject({ enabled: z.boolean() });

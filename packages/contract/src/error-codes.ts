@@ -36,6 +36,13 @@ export const ErrorCode = {
   WEAK_PASSWORD: 'WEAK_PASSWORD',
   WRONG_PASSWORD: 'WRONG_PASSWORD',
   OIDC_FAILED: 'OIDC_FAILED',
+  // organizations and workspaces
+  /** A live workspace of the organization already has this name (case-insensitively). */
+  NAME_TAKEN: 'NAME_TAKEN',
+  /** Approving a workspace that is already active. */
+  ALREADY_APPROVED: 'ALREADY_APPROVED',
+  /** Switching off the workspace's last enabled module through its applications. */
+  LAST_ENABLED_MODULE: 'LAST_ENABLED_MODULE',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

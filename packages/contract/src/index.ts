@@ -11,3 +11,4 @@ export * from './access.ts';
 export * from './tenant-fields.ts';
 export * from './organizations.ts';
 export * from './clients.ts';
+export * from './activities.ts';

@@ -12,6 +12,7 @@ import type {
   preHandlerHookHandler,
   RouteOptions,
 } from 'fastify';
+import type { Db } from '../../db/client.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { requireAuth, type AuthState } from '../auth/index.ts';
 import {
@@ -62,6 +63,33 @@ function param(request: FastifyRequest, name: string): string {
   return value;
 }
 
+/** Which tenant an actor is looked up in: an organization, or a workspace (of an organization). */
+export type TenantRef = { organizationId: string } | { clientId: string; organizationId?: string };
+
+/**
+ * The caller's standing in one organization or workspace, loaded in one query, or null when they
+ * are outside it: no such tenant, not a member, a PENDING membership, a workspace not of the given
+ * organization, or a workspace waiting for approval seen by someone other than the organization's
+ * OWNERs and ADMINs. Services use it for a tenant named in a body (the hook for one in the path).
+ */
+export async function findActor(db: Db, auth: AuthState, tenant: TenantRef): Promise<Actor | null> {
+  if ('clientId' in tenant) {
+    const standing = await loadClientStanding(db, tenant.clientId, auth.userId);
+    if (!standing) return null;
+    if (tenant.organizationId !== undefined && standing.organization.id !== tenant.organizationId)
+      return null;
+    const roles = { orgRole: standing.orgRole, workspaceRole: standing.workspaceRole };
+    const effective = effectiveWorkspaceRole(roles);
+    // A workspace waiting for approval belongs to the organization's OWNERs and ADMINs only.
+    const orgAdmin = standing.orgRole === 'OWNER' || standing.orgRole === 'ADMIN';
+    if (!effective || (!standing.client.active && !orgAdmin)) return null;
+    return { ...auth, ...standing, ...roles };
+  }
+  const standing = await loadOrganizationStanding(db, tenant.organizationId, auth.userId);
+  if (!standing?.orgRole) return null;
+  return { ...auth, ...standing, client: null, workspaceRole: null };
+}
+
 /**
  * Loads the caller's memberships of the tenant named in the path in one query and decides:
  * outside the tenant answers 404 (a stranger learns nothing, not even that it exists), a member
@@ -74,31 +102,17 @@ export async function resolveActor(
 ): Promise<Actor | null> {
   if ('signedIn' in rule) return null;
   const auth = requireAuth(request);
-  const { db } = app.ctx;
-  let actor: Actor;
-  if (rule.client !== undefined) {
-    const standing = await loadClientStanding(db, param(request, rule.client), auth.userId);
-    if (!standing) throw outside();
-    if (
-      rule.organization !== undefined &&
-      standing.organization.id !== param(request, rule.organization)
-    )
-      throw outside();
-    const roles = { orgRole: standing.orgRole, workspaceRole: standing.workspaceRole };
-    const effective = effectiveWorkspaceRole(roles);
-    // A workspace waiting for approval belongs to the organization's OWNERs and ADMINs only.
-    const orgAdmin = standing.orgRole === 'OWNER' || standing.orgRole === 'ADMIN';
-    if (!effective || (!standing.client.active && !orgAdmin)) throw outside();
-    actor = { ...auth, ...standing, ...roles };
-  } else {
-    const standing = await loadOrganizationStanding(
-      db,
-      param(request, rule.organization),
-      auth.userId,
-    );
-    if (!standing?.orgRole) throw outside();
-    actor = { ...auth, ...standing, client: null, workspaceRole: null };
-  }
+  const tenant: TenantRef =
+    rule.client !== undefined
+      ? {
+          clientId: param(request, rule.client),
+          ...(rule.organization !== undefined && {
+            organizationId: param(request, rule.organization),
+          }),
+        }
+      : { organizationId: param(request, rule.organization) };
+  const actor = await findActor(app.ctx.db, auth, tenant);
+  if (!actor) throw outside();
   if (rule.permission && !can(actor, rule.permission)) throw forbidden();
   return actor;
 }

@@ -1,2 +1,9 @@
 // The access layer's face: routes declare `config.access`; services take the actor it resolves.
-export { registerAccess, requireActor, type AccessRule, type Actor } from './hook.ts';
+export {
+  findActor,
+  registerAccess,
+  requireActor,
+  type AccessRule,
+  type Actor,
+  type TenantRef,
+} from './hook.ts';

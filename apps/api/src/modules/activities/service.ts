@@ -1,14 +1,8 @@
+import { ActivityAction, type ActivityObjectType } from '@portolan/contract';
 import type { Db, Tx } from '../../db/client.ts';
 import { activities } from '../../db/schema/index.ts';
 
-export const ActivityAction = {
-  SIGN_IN: 'SIGN_IN',
-  ACCESS_WORKSPACE: 'ACCESS_WORKSPACE',
-  ADD_MEMBER: 'ADD_MEMBER',
-  UPDATE_MEMBER: 'UPDATE_MEMBER',
-  DELETE_MEMBER: 'DELETE_MEMBER',
-} as const;
-export type ActivityAction = (typeof ActivityAction)[keyof typeof ActivityAction];
+export { ActivityAction };
 
 /** Records what a user did; runs inside the caller's transaction. */
 export async function recordActivity(
@@ -16,8 +10,9 @@ export async function recordActivity(
   entry: {
     userId: string;
     action: ActivityAction;
-    objectType?: 'organization' | 'client' | 'user';
+    objectType?: ActivityObjectType;
     objectId?: string;
+    /** The organization whose activity log shows it (GET /v1/organizations/{orgId}/activities/). */
     organizationId?: string;
     data?: Record<string, unknown>;
     at?: Date;

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { MAX_PAGE_LIMIT, MODULE_CODES, MODULE_NAMES, type ModuleCode } from './constants.ts';
+import { paginated } from './pagination.ts';
+import { singleLine } from './text.ts';
+
+/**
+ * Activities: what people did, recorded by the server (sign-in, workspace and organization
+ * changes, members) or reported by the web app (opening a workspace, downloading a report).
+ * Spec §3 "Activity", §7 "Create activity" and GET /v1/organizations/{orgId}/activities/.
+ */
+
+/** Every action an activity can record. */
+export const ACTIVITY_ACTIONS = [
+  'SIGN_IN',
+  'ACCESS_WORKSPACE',
+  'ADD_MEMBER',
+  'UPDATE_MEMBER',
+  'DELETE_MEMBER',
+  'CREATE_ORGANIZATION',
+  'UPDATE_ORGANIZATION',
+  'CREATE_WORKSPACE',
+  'UPDATE_WORKSPACE',
+  'APPROVE_WORKSPACE',
+  'DELETE_WORKSPACE',
+  'UPDATE_WORKSPACE_MODULES',
+  'DOWNLOAD_REPORT',
+] as const;
+export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
+/** The actions by name, for code that records one: `ActivityAction.SIGN_IN`. */
+export const ActivityAction = Object.fromEntries(ACTIVITY_ACTIONS.map((a) => [a, a])) as {
+  readonly [K in ActivityAction]: K;
+};
+
+/**
+ * What the web app may report through POST /v1/activities/. Everything else is recorded by the
+ * server as it happens, so nobody can forge a sign-in or an approval in the log.
+ */
+export const REPORTED_ACTIVITY_ACTIONS = [
+  'ACCESS_WORKSPACE',
+  'DOWNLOAD_REPORT',
+] as const satisfies readonly ActivityAction[];
+
+/** What an activity is about. */
+export const ACTIVITY_OBJECT_TYPES = ['organization', 'client', 'user'] as const;
+export type ActivityObjectType = (typeof ACTIVITY_OBJECT_TYPES)[number];
+
+/** POST /v1/activities/: an action on a workspace, as the web app reports it. */
+export const activityCreateSchema = z.strictObject({
+  action: z.enum(REPORTED_ACTIVITY_ACTIONS),
+  object_id: z.uuid('Give the id of the workspace.'),
+  object_type: z.literal('client', 'The web app reports activities on workspaces (client).'),
+  data: z
+    .strictObject({
+      /** The server writes its own app profile here whatever is sent. */
+      app_profile: singleLine().max(64).optional(),
+      module: z.enum(MODULE_CODES).optional(),
+      /** The report downloaded (DOWNLOAD_REPORT). */
+      report: singleLine().min(1).max(200).optional(),
+    })
+    .default({}),
+});
+export type ActivityCreate = z.infer<typeof activityCreateSchema>;
+
+export const activityUserSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+});
+
+export const activitySchema = z.object({
+  id: z.uuid(),
+  /** Who did it (null once the account is gone). */
+  user: activityUserSchema.nullable(),
+  action: z.string(),
+  object_id: z.uuid().nullable(),
+  object_type: z.string().nullable(),
+  /** For workspaces: app_profile, client_id, client_name, and module where one is concerned. */
+  data: z.record(z.string(), z.unknown()),
+  created: z.iso.datetime({ offset: true }),
+});
+export type Activity = z.infer<typeof activitySchema>;
+export const activityPageSchema = paginated(activitySchema);
+
+export const ACTIVITY_PAGE_SIZE = 10;
+export const activityListQuerySchema = z.strictObject({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(ACTIVITY_PAGE_SIZE),
+  action: z.enum(ACTIVITY_ACTIONS).optional(),
+  /** Searches the user's names and e-mail, and the label of the module concerned. */
+  key: singleLine().max(200).optional(),
+});
+export type ActivityListQuery = z.infer<typeof activityListQuerySchema>;
+
+/** Module codes whose label (MODULE_NAMES) or code contains the search key, case-insensitively. */
+export function modulesMatching(key: string): ModuleCode[] {
+  const needle = key.trim().toLowerCase();
+  if (!needle) return [];
+  return MODULE_CODES.filter(
+    (code) =>
+      MODULE_NAMES[code].toLowerCase().includes(needle) || code.toLowerCase().includes(needle),
+  );
+}
