@@ -24,6 +24,7 @@ import { registerSecurity } from './plugins/security.ts';
 import { registerSpa } from './plugins/static-spa.ts';
 import { registerAccess } from './modules/access/index.ts';
 import { authModule, registerAuthentication } from './modules/auth/index.ts';
+import { clientsModule } from './modules/clients/index.ts';
 import { systemModule } from './modules/system/index.ts';
 import { uploadsModule } from './modules/uploads/index.ts';
 import { usersModule } from './modules/users/index.ts';
@@ -65,7 +66,7 @@ function prettyTransport() {
 }
 
 /** Every module of the API, each registered through its face (modules/<name>/index.ts). */
-const MODULES = [systemModule, authModule, usersModule, uploadsModule];
+const MODULES = [systemModule, authModule, usersModule, uploadsModule, clientsModule];
 
 /** JSON bodies above this answer 413. Uploads have their own limit. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;

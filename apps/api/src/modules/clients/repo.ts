@@ -1,0 +1,196 @@
+import {
+  effectiveWorkspaceRole,
+  MODULE_CODES,
+  MODULE_NAMES,
+  ROLE_NAMES,
+  type Client,
+  type ClientListQuery,
+  type ClientModule,
+  type ModuleCode,
+  type ModuleState,
+  type OrgRole,
+  type WorkspaceRole,
+} from '@portolan/contract';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import {
+  clientMembers,
+  clientModules,
+  clients,
+  organizationMembers,
+  organizations,
+} from '../../db/schema/index.ts';
+
+export type ClientRow = typeof clients.$inferSelect;
+export type ClientModuleRow = typeof clientModules.$inferSelect;
+type Conn = Db | Tx;
+
+const moduleOrder = (module: string) => MODULE_CODES.indexOf(module as ModuleCode);
+export const byModuleOrder = <T extends { module: string }>(rows: T[]): T[] =>
+  [...rows].sort((a, b) => moduleOrder(a.module) - moduleOrder(b.module));
+
+/** A workspace as the API answers it, with the caller's role in it. */
+export function toClientDto(
+  row: ClientRow,
+  modules: readonly { module: string; enabled: boolean }[],
+  role: WorkspaceRole | null,
+): Client {
+  return {
+    id: row.id,
+    organization: row.organization_id,
+    name: row.name,
+    logo: row.logo,
+    active: row.active,
+    role: role && { key: role, name: ROLE_NAMES[role] },
+    modules: byModuleOrder(
+      modules.map((m) => ({ module: m.module as ModuleCode, enabled: m.enabled })),
+    ),
+    dashboard_button_color: row.dashboard_button_color,
+    created: row.created_at.toISOString(),
+  };
+}
+
+export const toModuleDto = (row: ClientModuleRow): ClientModule => ({
+  id: row.id,
+  module: row.module as ModuleCode,
+  name: MODULE_NAMES[row.module as ModuleCode] ?? row.module,
+  enabled: row.enabled,
+});
+
+/** The module rows of one workspace, in the order of MODULE_CODES. */
+export async function listModules(db: Conn, clientId: string): Promise<ClientModuleRow[]> {
+  const rows = await db.select().from(clientModules).where(eq(clientModules.client_id, clientId));
+  return byModuleOrder(rows);
+}
+
+/** `%key%` for ILIKE, with the key's own wildcards taken literally. */
+export const containing = (key: string) => `%${key.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * One page of an organization's live workspaces as one member sees them, in one query (the
+ * total rides along as a window count; a page past the end costs a second, counting query):
+ * OWNERs and ADMINs see every one; anyone else the active ones they are a member of and the
+ * pending ones they created. Only workspaces with a module of the app profile are listed.
+ */
+export async function listOrganizationClients(
+  db: Conn,
+  viewer: { userId: string; organizationId: string; orgRole: OrgRole },
+  profileModules: readonly ModuleCode[],
+  query: ClientListQuery,
+): Promise<{ count: number; results: Client[] }> {
+  const orgAdmin = viewer.orgRole === 'OWNER' || viewer.orgRole === 'ADMIN';
+  const conditions: (SQL | undefined)[] = [
+    eq(clients.organization_id, viewer.organizationId),
+    isNull(clients.deleted_at),
+    sql`exists (select 1 from ${clientModules} where ${clientModules.client_id} = ${clients.id}
+      and ${inArray(clientModules.module, [...profileModules])})`,
+    query.status === 'enabled' ? eq(clients.active, true) : undefined,
+    query.status === 'pending' ? eq(clients.active, false) : undefined,
+    query.key ? sql`${clients.name} ilike ${containing(query.key)}` : undefined,
+    orgAdmin
+      ? undefined
+      : sql`((${clients.active} and ${clientMembers.role} is not null)
+          or (not ${clients.active} and ${clients.owner_id} = ${viewer.userId}))`,
+  ];
+  const where = and(...conditions);
+  const rows = await db
+    .select({
+      client: clients,
+      workspaceRole: clientMembers.role,
+      modules: sql<ModuleState[]>`coalesce((select json_agg(json_build_object(
+        'module', cm.module, 'enabled', cm.enabled)) from ${clientModules} cm
+        where cm.client_id = ${clients.id}), '[]'::json)`,
+      total: sql<number>`count(*) over ()`.mapWith(Number),
+    })
+    .from(clients)
+    .leftJoin(
+      clientMembers,
+      and(
+        eq(clientMembers.client_id, clients.id),
+        eq(clientMembers.user_id, viewer.userId),
+        eq(clientMembers.status, 'MEMBER'),
+      ),
+    )
+    .where(where)
+    .orderBy(asc(sql`lower(${clients.name})`), asc(clients.id))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit);
+  let count = rows[0]?.total ?? 0;
+  if (rows.length === 0 && query.page > 1) {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(clients)
+      .leftJoin(
+        clientMembers,
+        and(
+          eq(clientMembers.client_id, clients.id),
+          eq(clientMembers.user_id, viewer.userId),
+          eq(clientMembers.status, 'MEMBER'),
+        ),
+      )
+      .where(where);
+    count = row?.n ?? 0;
+  }
+  return {
+    count,
+    results: rows.map((r) =>
+      toClientDto(
+        r.client,
+        r.modules,
+        effectiveWorkspaceRole({
+          orgRole: viewer.orgRole,
+          workspaceRole: (r.workspaceRole ?? null) as WorkspaceRole | null,
+        }),
+      ),
+    ),
+  };
+}
+
+/** Locks the live organization's row for the rest of the transaction; false when it is gone. */
+export async function lockOrganization(tx: Tx, organizationId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(and(eq(organizations.id, organizationId), isNull(organizations.deleted_at)))
+    .for('update');
+  return row !== undefined;
+}
+
+/** Locks the live workspace's row for the rest of the transaction. */
+export async function lockClient(tx: Tx, clientId: string): Promise<ClientRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(clients)
+    .where(and(eq(clients.id, clientId), isNull(clients.deleted_at)))
+    .for('update');
+  return row;
+}
+
+/**
+ * Makes users OWNER members of a workspace in one statement: the given users, and with
+ * `organizationAdmins` every OWNER and ADMIN of the organization, each only while an accepted
+ * member of the organization. Existing memberships are left as they are.
+ */
+export async function grantWorkspaceAccess(
+  tx: Tx,
+  client: { id: string; organization_id: string },
+  who: { organizationAdmins: boolean; userIds: readonly string[] },
+): Promise<void> {
+  const om = organizationMembers;
+  const chosen = [
+    who.organizationAdmins ? inArray(om.role, ['OWNER', 'ADMIN']) : undefined,
+    who.userIds.length > 0 ? inArray(om.user_id, [...who.userIds]) : undefined,
+  ].filter((c): c is SQL => c !== undefined);
+  if (chosen.length === 0) return;
+  await tx.execute(sql`
+    insert into ${clientMembers} (client_id, user_id, role, status)
+    select ${client.id}::uuid, ${om.user_id}, 'OWNER', 'MEMBER' from ${om}
+    where ${om.organization_id} = ${client.organization_id} and ${om.status} = 'MEMBER'
+      and (${sql.join(chosen, sql` or `)})
+    on conflict do nothing`);
+}
+
+/** Postgres' unique_violation, whichever driver reports it. */
+export const isUniqueViolation = (err: unknown) =>
+  (err as { code?: string }).code === '23505' ||
+  (err as { cause?: { code?: string } }).cause?.code === '23505';
