@@ -23,6 +23,7 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerSpa } from './plugins/static-spa.ts';
 import { registerAccess } from './modules/access/index.ts';
+import { activitiesModule } from './modules/activities/index.ts';
 import { authModule, registerAuthentication } from './modules/auth/index.ts';
 import { clientsModule } from './modules/clients/index.ts';
 import { systemModule } from './modules/system/index.ts';
@@ -66,7 +67,14 @@ function prettyTransport() {
 }
 
 /** Every module of the API, each registered through its face (modules/<name>/index.ts). */
-const MODULES = [systemModule, authModule, usersModule, uploadsModule, clientsModule];
+const MODULES = [
+  systemModule,
+  authModule,
+  usersModule,
+  uploadsModule,
+  clientsModule,
+  activitiesModule,
+];
 
 /** JSON bodies above this answer 413. Uploads have their own limit. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -1,6 +1,20 @@
-import { ActivityAction, type ActivityObjectType } from '@portolan/contract';
+import {
+  ActivityAction,
+  modulesMatching,
+  type Activity,
+  type ActivityCreate,
+  type ActivityListQuery,
+  type ActivityObjectType,
+  type Paginated,
+} from '@portolan/contract';
+import { and, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { activities } from '../../db/schema/index.ts';
+import { activities, users } from '../../db/schema/index.ts';
+import { notFound } from '../../lib/errors.ts';
+import { findActor } from '../access/index.ts';
+import type { AuthState } from '../auth/index.ts';
+import type { UserRow } from '../users/index.ts';
 
 export { ActivityAction };
 
@@ -27,4 +41,135 @@ export async function recordActivity(
     data: entry.data ?? {},
     ...(entry.at && { created_at: entry.at, modified_at: entry.at }),
   });
+}
+
+// ---- the API: reported activities and an organization's log ----------------------------------
+
+type ActivityRow = typeof activities.$inferSelect;
+type UserFields = Pick<UserRow, 'id' | 'email' | 'first_name' | 'last_name'>;
+
+export function toActivityDto(row: ActivityRow, user: UserFields | null): Activity {
+  return {
+    id: row.id,
+    user: user && {
+      id: user.id,
+      email: user.email,
+      first_name: user.first_name,
+      last_name: user.last_name,
+    },
+    action: row.action,
+    object_id: row.object_id,
+    object_type: row.object_type,
+    data: row.data,
+    created: row.created_at.toISOString(),
+  };
+}
+
+/**
+ * POST /v1/activities/: an action of the caller on a workspace they can read (404 otherwise, as
+ * for a workspace that does not exist). The server writes the app profile and the workspace's id
+ * and name into `data`. ACCESS_WORKSPACE is kept once per user and workspace: a repeat answers
+ * the existing record (the unique index decides, so concurrent reports make one record).
+ */
+export async function reportActivity(
+  ctx: AppContext,
+  auth: AuthState,
+  input: ActivityCreate,
+): Promise<{ created: boolean; activity: Activity }> {
+  const actor = await findActor(ctx.db, auth, { clientId: input.object_id });
+  if (!actor?.client) throw notFound('Not found, or you are not a member of it.');
+  const client = actor.client;
+  const values = {
+    user_id: auth.userId,
+    action: input.action,
+    object_type: input.object_type,
+    object_id: client.id,
+    organization_id: client.organization_id,
+    data: {
+      ...input.data,
+      app_profile: ctx.config.appProfile,
+      client_id: client.id,
+      client_name: client.name,
+    },
+    created_at: ctx.clock.now(),
+    modified_at: ctx.clock.now(),
+  };
+  // Only ACCESS_WORKSPACE has a unique index: DO NOTHING answers no row for a repeat.
+  const [row] = await ctx.db.insert(activities).values(values).onConflictDoNothing().returning();
+  if (row) return { created: true, activity: toActivityDto(row, auth.user) };
+  const [existing] = await ctx.db
+    .select()
+    .from(activities)
+    .where(
+      and(
+        eq(activities.user_id, auth.userId),
+        eq(activities.object_id, client.id),
+        eq(activities.action, input.action),
+        isNull(activities.deleted_at),
+      ),
+    )
+    .limit(1);
+  if (!existing) throw new Error('activity conflict without an existing record');
+  return { created: false, activity: toActivityDto(existing, auth.user) };
+}
+
+/**
+ * An organization's activity log, newest first, in one query (the total rides along as a window
+ * count; a page past the end costs a second, counting query). `key` searches the user's names and
+ * e-mail, and the labels of the modules concerned (MODULE_NAMES).
+ */
+export async function listOrganizationActivities(
+  ctx: AppContext,
+  organizationId: string,
+  query: ActivityListQuery,
+): Promise<Paginated<Activity>> {
+  const key = query.key?.trim();
+  const pattern = key ? `%${key.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const modules = key ? modulesMatching(key) : [];
+  const where = and(
+    eq(activities.organization_id, organizationId),
+    isNull(activities.deleted_at),
+    query.action ? eq(activities.action, query.action) : undefined,
+    pattern
+      ? or(
+          ilike(users.email, pattern),
+          ilike(users.first_name, pattern),
+          ilike(users.last_name, pattern),
+          sql`(${users.first_name} || ' ' || ${users.last_name}) ilike ${pattern}`,
+          modules.length > 0 ? inArray(sql`${activities.data} ->> 'module'`, modules) : undefined,
+        )
+      : undefined,
+  );
+  const rows = await ctx.db
+    .select({
+      activity: activities,
+      user: {
+        id: users.id,
+        email: users.email,
+        first_name: users.first_name,
+        last_name: users.last_name,
+      },
+      total: sql<number>`count(*) over ()`.mapWith(Number),
+    })
+    .from(activities)
+    .leftJoin(users, eq(users.id, activities.user_id))
+    .where(where)
+    .orderBy(desc(activities.created_at), desc(activities.id))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit);
+  let count = rows[0]?.total ?? 0;
+  if (rows.length === 0 && query.page > 1) {
+    const [row] = await ctx.db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(activities)
+      .leftJoin(users, eq(users.id, activities.user_id))
+      .where(where);
+    count = row?.n ?? 0;
+  }
+  return {
+    count,
+    next: query.page * query.limit < count ? query.page + 1 : null,
+    previous: query.page > 1 ? query.page - 1 : null,
+    results: rows.map((r) => toActivityDto(r.activity, r.user)),
+  };
 }
