@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLIENTS_VIEW_OPTIONS } from './constants.ts';
 import { PASSWORD_MAX_LENGTH } from './password-policy.ts';
 import { secretText, singleLine } from './text.ts';
 
@@ -65,6 +66,8 @@ export const userSchema = z.object({
   phone: z.string(),
   avatar: z.string().nullable(),
   can_create_client: z.boolean(),
+  /** The organization settings' workspace view (spec §3; default ClientsListView). */
+  clientsViewOption: z.enum(CLIENTS_VIEW_OPTIONS),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -76,6 +79,9 @@ export const userUpdateSchema = z.strictObject({
     .regex(/^[+\d][\d\s().-]*$|^$/, 'Enter a phone number with digits, spaces and + ( ) - only.')
     .optional(),
   avatar: singleLine().max(1024).nullable().optional(),
+  clientsViewOption: z
+    .enum(CLIENTS_VIEW_OPTIONS, `Choose ${CLIENTS_VIEW_OPTIONS.join(' or ')}.`)
+    .optional(),
 });
 export type UserUpdate = z.infer<typeof userUpdateSchema>;
 

@@ -26,7 +26,8 @@ export async function accountRoutes(app: App): Promise<void> {
     onRequest: app.authenticate,
     schema: {
       tags,
-      summary: 'Change names, phone or avatar of the signed-in user (not the e-mail)',
+      summary:
+        'Change names, phone, avatar or workspace view (clientsViewOption) of the signed-in user (not the e-mail)',
       security: secured,
       body: userUpdateSchema,
       response: { 200: userSchema, 400: errorBodySchema, 401: errorBodySchema },

@@ -39,5 +39,6 @@ export function toUserDto(row: UserRow): User {
     phone: row.phone,
     avatar: row.avatar,
     can_create_client: row.can_create_client,
+    clientsViewOption: row.clients_view_option,
   };
 }

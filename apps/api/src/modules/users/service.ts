@@ -17,7 +17,12 @@ export async function updateUser(ctx: AppContext, user: UserRow, patch: UserUpda
       'Upload the image first (POST /v1/upload/) and use the URL it returns.',
     );
   }
-  const [row] = await ctx.db.update(users).set(patch).where(eq(users.id, userId)).returning();
+  const { clientsViewOption, ...fields } = patch;
+  const [row] = await ctx.db
+    .update(users)
+    .set({ ...fields, clients_view_option: clientsViewOption })
+    .where(eq(users.id, userId))
+    .returning();
   if (!row) throw notAuthenticated();
   return toUserDto(row);
 }
