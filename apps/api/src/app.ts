@@ -26,6 +26,7 @@ import { registerAccess } from './modules/access/index.ts';
 import { activitiesModule } from './modules/activities/index.ts';
 import { authModule, registerAuthentication } from './modules/auth/index.ts';
 import { clientsModule } from './modules/clients/index.ts';
+import { organizationsModule } from './modules/organizations/index.ts';
 import { systemModule } from './modules/system/index.ts';
 import { uploadsModule } from './modules/uploads/index.ts';
 import { usersModule } from './modules/users/index.ts';
@@ -72,6 +73,7 @@ const MODULES = [
   authModule,
   usersModule,
   uploadsModule,
+  organizationsModule,
   clientsModule,
   activitiesModule,
 ];

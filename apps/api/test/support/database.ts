@@ -33,6 +33,16 @@ async function createPostgresCopy(): Promise<Database> {
       await database.close();
       const cleanup = new pg.Client({ connectionString: url });
       await cleanup.connect();
+      // pg's pool.end() resolves once it has asked its connections to end, not when they have:
+      // a forced drop would terminate those still closing (logged as lost connections).
+      for (let i = 0; i < 40; i++) {
+        const { rows } = await cleanup.query(
+          'select count(*)::int as n from pg_stat_activity where datname = $1',
+          [name],
+        );
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await cleanup.query(`drop database if exists ${name} with (force)`).catch(() => {});
       await cleanup.end();
     },

@@ -1,0 +1,11 @@
+// The organizations module's face: organizations, and the caller's own lists of organizations and
+// workspaces.
+import type { App } from '../../context.ts';
+import { meRoutes } from './me-routes.ts';
+import { organizationRoutes } from './routes.ts';
+
+/** /v1/organizations/ and /v1/organizations/{id}/; the caller's lists (/v1/me/…, /v1/user/clients/…). */
+export async function organizationsModule(app: App): Promise<void> {
+  await app.register(organizationRoutes);
+  await app.register(meRoutes);
+}

@@ -1,0 +1,90 @@
+import {
+  allSettingsPageSchema,
+  allSettingsQuerySchema,
+  errorBodySchema,
+  myOrganizationsPageSchema,
+  myOrganizationsQuerySchema,
+  userClientSettingsParamsSchema,
+  userClientSettingsSchema,
+  userClientsPageSchema,
+  userClientsQuerySchema,
+} from '@portolan/contract';
+import type { App } from '../../context.ts';
+import { requireActor } from '../access/index.ts';
+import { requireAuth } from '../auth/index.ts';
+import {
+  getUserClientSettings,
+  listAllSettings,
+  listMyOrganizationsAndClients,
+  listUserClients,
+} from './me-service.ts';
+
+const security = [{ bearerAuth: [] }];
+const listErrors = { 400: errorBodySchema, 401: errorBodySchema };
+
+/**
+ * The caller's own view of organizations and workspaces: GET /v1/me/organizations/and/clients/,
+ * GET /v1/user/clients/, GET /v1/user/clients/all-settings-data/ and
+ * GET /v1/clients/{id}/users/{userId}/settings/.
+ */
+export async function meRoutes(app: App): Promise<void> {
+  const { ctx } = app;
+
+  app.get('/v1/me/organizations/and/clients/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['organizations'],
+      summary:
+        'The caller’s organizations (by name) with the workspaces they see in each (page 1, 250 by default)',
+      security,
+      querystring: myOrganizationsQuerySchema,
+      response: { 200: myOrganizationsPageSchema, ...listErrors },
+    },
+    handler: async (request) =>
+      listMyOrganizationsAndClients(ctx, requireAuth(request), request.query),
+  });
+
+  app.get('/v1/user/clients/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['user'],
+      summary: 'The caller’s workspaces, flat (500 by default)',
+      security,
+      querystring: userClientsQuerySchema,
+      response: { 200: userClientsPageSchema, ...listErrors },
+    },
+    handler: async (request) => listUserClients(ctx, requireAuth(request), request.query),
+  });
+
+  app.get('/v1/user/clients/all-settings-data/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['user'],
+      summary:
+        'The caller’s workspaces whose data changed at or after `timestamp` (ISO 8601 or epoch ms; all without it); send the answer’s timestamp next time',
+      security,
+      querystring: allSettingsQuerySchema,
+      response: { 200: allSettingsPageSchema, ...listErrors },
+    },
+    handler: async (request) => listAllSettings(ctx, requireAuth(request), request.query),
+  });
+
+  app.get('/v1/clients/:id/users/:userId/settings/', {
+    config: { access: { client: 'id', permission: 'client.read' } },
+    schema: {
+      tags: ['clients'],
+      summary:
+        'A member’s role in the workspace, its modules and name (one’s own; others’ for OWNER, ADMIN, MANAGER)',
+      security,
+      params: userClientSettingsParamsSchema,
+      response: {
+        200: userClientSettingsSchema,
+        ...listErrors,
+        403: errorBodySchema,
+        404: errorBodySchema,
+      },
+    },
+    handler: async (request) =>
+      getUserClientSettings(ctx, requireActor(request), request.params.userId),
+  });
+}
