@@ -17,11 +17,12 @@ import { forbidden, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../access/index.ts';
 import type { AuthState } from '../auth/index.ts';
 import { offsetOf, pageOf } from './pagination.ts';
-import { countMyOrganizations, pageMyOrganizations } from './repo.ts';
+import { countMyOrganizations, myOrganizationPageIds, pageMyOrganizations } from './repo.ts';
 import { toOrganizationDto } from './service.ts';
 import {
   countVisibleClients,
   listVisibleClients,
+  listVisibleClientsWithTimes,
   loadMemberSettings,
   type VisibleClientRow,
 } from './workspaces-repo.ts';
@@ -52,7 +53,7 @@ function toMyClient(row: VisibleClientRow): MyClient {
   };
 }
 
-function toClient(row: VisibleClientRow): Client {
+function toClient(row: VisibleClientRow & { createdAt: Date }): Client {
   return {
     ...toMyClient(row),
     organization: row.organizationId,
@@ -62,23 +63,25 @@ function toClient(row: VisibleClientRow): Client {
 
 /**
  * GET /v1/me/organizations/and/clients/: a page of the caller's organizations (by name,
- * case-insensitively), each with the workspaces the caller sees in it. Three statements: the
- * count, the page, and the workspaces with their modules of the organizations on the page.
+ * case-insensitively), each with the workspaces the caller sees in it. Four statements, run at
+ * once (the workspaces select the page's organizations by a subquery, not by its answer): the
+ * count, the page, the workspaces of the page and their modules.
  */
 export async function listMyOrganizationsAndClients(
   ctx: AppContext,
   caller: AuthState,
   query: { page: number; limit: number },
 ): Promise<Paginated<MyOrganizationEntry>> {
-  const [total, orgRows] = await Promise.all([
+  const page = { limit: query.limit, offset: offsetOf(query) };
+  const [total, orgRows, clientRows] = await Promise.all([
     countMyOrganizations(ctx.db, caller.userId),
-    pageMyOrganizations(ctx.db, caller.userId, { limit: query.limit, offset: offsetOf(query) }),
+    pageMyOrganizations(ctx.db, caller.userId, page),
+    listVisibleClients(ctx.db, {
+      userId: caller.userId,
+      appProfile: ctx.config.appProfile,
+      organizations: myOrganizationPageIds(ctx.db, caller.userId, page),
+    }),
   ]);
-  const clientRows = await listVisibleClients(ctx.db, {
-    userId: caller.userId,
-    appProfile: ctx.config.appProfile,
-    organizationIds: orgRows.map((row) => row.organization.id),
-  });
   const byOrganization = new Map<string, MyClient[]>();
   for (const row of clientRows) {
     const list = byOrganization.get(row.organizationId) ?? [];
@@ -104,7 +107,7 @@ export async function listUserClients(
   const filter = { userId: caller.userId, appProfile: ctx.config.appProfile };
   const [total, rows] = await Promise.all([
     countVisibleClients(ctx.db, filter),
-    listVisibleClients(ctx.db, filter, { limit: query.limit, offset: offsetOf(query) }),
+    listVisibleClientsWithTimes(ctx.db, filter, { limit: query.limit, offset: offsetOf(query) }),
   ]);
   return pageOf(total.count, query, rows.map(toClient));
 }
@@ -133,7 +136,7 @@ export async function listAllSettings(
   };
   const [total, rows] = await Promise.all([
     countVisibleClients(ctx.db, filter),
-    listVisibleClients(ctx.db, filter, { limit: query.limit, offset: offsetOf(query) }),
+    listVisibleClientsWithTimes(ctx.db, filter, { limit: query.limit, offset: offsetOf(query) }),
   ]);
   const results = rows.map((row) => ({ ...toClient(row), modified: row.modified.toISOString() }));
   const timestamp = new Date(total.now.getTime() - SYNC_OVERLAP_MS).toISOString();

@@ -36,6 +36,25 @@ export interface MyOrganizationRow {
 }
 
 /**
+ * The ids of one page of the user's organizations, as a subquery (not run): lets the workspaces
+ * of the page be read at the same time as the page itself.
+ */
+export function myOrganizationPageIds(
+  db: Db | Tx,
+  userId: string,
+  page: { limit: number; offset: number },
+) {
+  return db
+    .select({ id: organizations.id })
+    .from(organizationMembers)
+    .innerJoin(organizations, onOrganization)
+    .where(mine(userId))
+    .orderBy(sql`lower(${organizations.name})`, asc(organizations.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/**
  * One page of the user's organizations with their membership, sorted by name case-insensitively
  * (then by id, so pages never overlap). One statement.
  */

@@ -65,7 +65,7 @@ describe('statements per request', () => {
     return { statements: log.statements.length, body: res.json() };
   };
 
-  it('GET /v1/me/organizations/and/clients/: 4 statements for 1 organization and for 30', async () => {
+  it('GET /v1/me/organizations/and/clients/: 5 statements for 1 organization and for 30', async () => {
     const one = await count(small, '/v1/me/organizations/and/clients/');
     const thirty = await count(large, '/v1/me/organizations/and/clients/');
     expect(one.body.results).toHaveLength(1);
@@ -74,22 +74,23 @@ describe('statements per request', () => {
     expect(thirty.body.results.every((e: { clients: unknown[] }) => e.clients.length === 3)).toBe(
       true,
     );
-    expect([one.statements, thirty.statements]).toEqual([4, 4]);
-    // What was counted: the session check, then the count, the page and the workspaces.
+    expect([one.statements, thirty.statements]).toEqual([5, 5]);
+    // What was counted: the session check, then the count, the page, the workspaces, their modules.
     expect(log.statements[0]).toMatch(/from "sessions"/);
+    expect(log.statements.at(-1)).toMatch(/from "client_modules"/);
     expect(log.statements.slice(1).join('\n')).toMatch(
       /count\(\*\)[\s\S]*order by[\s\S]*"clients"/,
     );
     // A small page of a large list costs the same.
-    expect((await count(large, '/v1/me/organizations/and/clients/?limit=5')).statements).toBe(4);
+    expect((await count(large, '/v1/me/organizations/and/clients/?limit=5')).statements).toBe(5);
   });
 
-  it('GET /v1/user/clients/ and all-settings-data/: 3 statements whatever the count', async () => {
+  it('GET /v1/user/clients/ and all-settings-data/: 4 statements whatever the count', async () => {
     for (const url of ['/v1/user/clients/', '/v1/user/clients/all-settings-data/']) {
       const one = await count(small, url);
       const ninety = await count(large, url);
       expect([one.body.count, ninety.body.count]).toEqual([2, 90]);
-      expect([one.statements, ninety.statements], url).toEqual([3, 3]);
+      expect([one.statements, ninety.statements], url).toEqual([4, 4]);
     }
   });
 

@@ -1,4 +1,17 @@
-import { and, asc, count, eq, exists, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  eq,
+  exists,
+  gte,
+  inArray,
+  isNull,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import {
   APP_PROFILES,
   MODULE_CODES,
@@ -8,6 +21,7 @@ import {
   type OrgRole,
   type WorkspaceRole,
 } from '@portolan/contract';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   clientMembers,
@@ -33,7 +47,6 @@ export interface VisibleClientRow {
   logo: string | null;
   active: boolean;
   dashboardButtonColor: string;
-  createdAt: Date;
   orgRole: OrgRole;
   orgStatus: MembershipStatus;
   workspaceRole: WorkspaceRole | null;
@@ -44,11 +57,18 @@ export interface VisibleClientRow {
 export interface VisibleClientFilter {
   userId: string;
   appProfile: AppProfile;
-  /** Only these organizations. */
-  organizationIds?: string[];
+  /** Only the organizations this subquery selects (by id). */
+  organizations?: SQLWrapper;
   /** Only workspaces whose data (itself, a module, the user's memberships) changed at or after. */
   since?: Date;
 }
+
+/**
+ * `column = any($1::uuid[])` with the ids as one array parameter: Drizzle's inArray makes one
+ * parameter per value, and building that statement costs more than running it for thousands.
+ */
+const anyUuid = (column: AnyPgColumn, ids: string[]) =>
+  sql`${column} = any(${sql.param(ids)}::uuid[])`;
 
 /** The latest change of a workspace's data as the user sees it: for all-settings-data. */
 const lastChange = sql<Date>`greatest(
@@ -79,7 +99,7 @@ function conditions(db: Db | Tx, filter: VisibleClientFilter): SQL {
   );
   return and(
     isNull(clients.deleted_at),
-    filter.organizationIds ? inArray(clients.organization_id, filter.organizationIds) : undefined,
+    filter.organizations ? inArray(clients.organization_id, filter.organizations) : undefined,
     or(orgAdmin, member, creatorOfPending),
     hasProfileModule,
     filter.since ? gte(lastChange, filter.since) : undefined,
@@ -159,16 +179,44 @@ export async function loadMemberSettings(db: Db | Tx, clientId: string, userId: 
   return row && { ...row, modules: sortModules(row.modules) };
 }
 
+type Page = { limit: number; offset: number };
+type Timed<T> = T & { createdAt: Date; modified: Date };
+
 /**
- * The visible workspaces with their modules, in one statement: sorted by name (case-insensitive)
- * within their organization (organizations by name too), paged when asked.
+ * The visible workspaces with their modules, in two statements whatever their number: the
+ * workspaces (sorted by name, case-insensitively, within their organization, organizations by name
+ * too; paged when asked) and their modules (at the same time when whole organizations are asked
+ * for, else after the page is known). Plain columns, arrays as one parameter, and
+ * no times unless asked: what is left is the database's own work (Drizzle's mapping of many rows,
+ * per-value parameters and dates cost more than the queries), and aggregating modules per
+ * workspace in SQL costs more than a second round trip.
  */
-export async function listVisibleClients(
+export function listVisibleClients(
   db: Db | Tx,
   filter: VisibleClientFilter,
-  page?: { limit: number; offset: number },
-): Promise<(VisibleClientRow & { modified: Date })[]> {
+  page?: Page,
+): Promise<VisibleClientRow[]> {
+  return loadVisibleClients(db, filter, page, false);
+}
+
+/** The same with each workspace's creation time and the latest change of its data. */
+export function listVisibleClientsWithTimes(
+  db: Db | Tx,
+  filter: VisibleClientFilter,
+  page?: Page,
+): Promise<Timed<VisibleClientRow>[]> {
+  return loadVisibleClients(db, filter, page, true) as Promise<Timed<VisibleClientRow>[]>;
+}
+
+async function loadVisibleClients(
+  db: Db | Tx,
+  filter: VisibleClientFilter,
+  page: Page | undefined,
+  withTimes: boolean,
+) {
   const on = joins(filter.userId);
+  const time = (column: AnyPgColumn): SQL<Date | null> =>
+    withTimes ? (sql`${column}`.mapWith(column) as SQL<Date>) : sql<null>`null`;
   const query = db
     .select({
       id: clients.id,
@@ -177,12 +225,14 @@ export async function listVisibleClients(
       logo: clients.logo,
       active: clients.active,
       dashboardButtonColor: clients.dashboard_button_color,
-      createdAt: clients.created_at,
       orgRole: organizationMembers.role,
       orgStatus: organizationMembers.status,
-      workspaceRole: sql<WorkspaceRole | null>`case when ${clientMembers.status} = 'MEMBER' then ${clientMembers.role} end`,
-      modules: modulesJson,
-      modified: lastChange.mapWith(clients.modified_at),
+      memberRole: clientMembers.role,
+      memberStatus: clientMembers.status,
+      createdAt: time(clients.created_at),
+      modifiedAt: time(clients.modified_at),
+      orgModifiedAt: time(organizationMembers.modified_at),
+      memberModifiedAt: time(clientMembers.modified_at),
     })
     .from(clients)
     .innerJoin(organizations, on.organization)
@@ -191,15 +241,78 @@ export async function listVisibleClients(
     .where(conditions(db, filter))
     .orderBy(
       sql`lower(${organizations.name})`,
-      asc(organizations.id),
+      asc(clients.organization_id),
       sql`lower(${clients.name})`,
       asc(clients.id),
     )
     .$dynamic();
-  const rows = page ? await query.limit(page.limit).offset(page.offset) : await query;
-  return rows.map((row) => ({
-    ...row,
-    orgRole: row.orgRole as OrgRole,
-    modules: sortModules(row.modules),
-  }));
+  const modulesOf = (listed: SQL | undefined) =>
+    db
+      .select({
+        clientId: clientModules.client_id,
+        module: clientModules.module,
+        enabled: clientModules.enabled,
+        modifiedAt: time(clientModules.modified_at),
+      })
+      .from(clientModules)
+      .innerJoin(clients, eq(clients.id, clientModules.client_id))
+      .where(and(listed, inArray(clientModules.module, MODULE_CODES)));
+
+  // All the workspaces of some organizations: their modules are read at the same time (the few
+  // of workspaces not shown are skipped below). A page: the modules of the workspaces on it.
+  const [rows, modules] =
+    filter.organizations && !page
+      ? await Promise.all([
+          query,
+          modulesOf(
+            and(inArray(clients.organization_id, filter.organizations), isNull(clients.deleted_at)),
+          ),
+        ])
+      : await (page ? query.limit(page.limit).offset(page.offset) : query).then(
+          async (listed) =>
+            [
+              listed,
+              await modulesOf(
+                anyUuid(
+                  clientModules.client_id,
+                  listed.map((row) => row.id),
+                ),
+              ),
+            ] as const,
+        );
+
+  const byClient = new Map<
+    string,
+    VisibleClientRow & { createdAt: Date | null; modified: Date | null }
+  >();
+  const result = rows.map((row) => {
+    const client = {
+      id: row.id,
+      organizationId: row.organizationId,
+      name: row.name,
+      logo: row.logo,
+      active: row.active,
+      dashboardButtonColor: row.dashboardButtonColor,
+      orgRole: row.orgRole as OrgRole,
+      orgStatus: row.orgStatus,
+      workspaceRole: row.memberStatus === 'MEMBER' ? row.memberRole : null,
+      modules: [] as VisibleClientRow['modules'],
+      createdAt: row.createdAt,
+      modified: withTimes ? latest(row.modifiedAt, row.orgModifiedAt, row.memberModifiedAt) : null,
+    };
+    byClient.set(row.id, client);
+    return client;
+  });
+  for (const m of modules) {
+    const client = byClient.get(m.clientId);
+    if (!client) continue;
+    client.modules.push({ module: m.module as ModuleCode, enabled: m.enabled });
+    if (m.modifiedAt && client.modified && m.modifiedAt > client.modified)
+      client.modified = m.modifiedAt;
+  }
+  for (const client of result) client.modules.sort(byModuleOrder);
+  return result;
 }
+
+const latest = (...dates: (Date | null)[]) =>
+  dates.reduce<Date>((a, b) => (b && b > a ? b : a), new Date(0));

@@ -1,0 +1,105 @@
+import { APP_PROFILES, type AppProfile, type OrgRole, type Role } from '@portolan/contract';
+import type { Db } from '../db/client.ts';
+import {
+  clientMembers,
+  clientModules,
+  clients,
+  organizationMembers,
+  organizations,
+} from '../db/schema/index.ts';
+import { createUser } from './factories.ts';
+
+export const BENCH_TENANT = {
+  email: 'bench-tenant@example.com',
+  password: 'Bench tenant passphrase 1',
+};
+
+/** The caller's role in the i-th organization: a mix, so every rule of who sees what runs. */
+const ROLE_CYCLE: OrgRole[] = ['OWNER', 'ADMIN', 'STAFF', 'CLIENT'];
+
+/**
+ * The data of `npm run bench` for GET /v1/me/organizations/and/clients/: one user in
+ * `organizations` organizations of `workspaces` workspaces each, written in a few bulk inserts.
+ * The user is OWNER, ADMIN, STAFF or CLIENT in turn; where not OWNER or ADMIN they belong to
+ * most workspaces (each organization also has one waiting for approval, and one they are not in).
+ * Each organization has an owner of its own and another member, so the tables are not the
+ * user's alone.
+ */
+export async function seedBenchTenants(
+  db: Db,
+  options: { organizations: number; workspaces: number; appProfile: AppProfile },
+): Promise<{ email: string; password: string }> {
+  return db.transaction(async (tx) => {
+    const user = await createUser(tx, { ...BENCH_TENANT, can_create_client: true });
+    const others = await Promise.all(
+      ['owner', 'member'].map((who) =>
+        createUser(tx, { email: `bench-${who}@example.com`, password: null }),
+      ),
+    );
+    const [owner, member] = others as [(typeof others)[0], (typeof others)[0]];
+    const orgRows = await tx
+      .insert(organizations)
+      .values(
+        Array.from({ length: options.organizations }, (_, i) => ({
+          // Mixed case, so the case-insensitive sort has work to do.
+          name: `${i % 3 ? 'Organization' : 'organization'} ${String(i).padStart(4, '0')}`,
+          owner_id: owner.id,
+        })),
+      )
+      .returning({ id: organizations.id });
+    const roleOf = (i: number) => ROLE_CYCLE[i % ROLE_CYCLE.length]!;
+    await tx
+      .insert(organizationMembers)
+      .values(
+        orgRows.flatMap((org, i) => [
+          { organization_id: org.id, user_id: user.id, role: roleOf(i) },
+          ...(roleOf(i) === 'OWNER'
+            ? []
+            : [{ organization_id: org.id, user_id: owner.id, role: 'OWNER' as const }]),
+          { organization_id: org.id, user_id: member.id, role: 'STAFF' as const },
+        ]),
+      );
+    const clientRows = await tx
+      .insert(clients)
+      .values(
+        orgRows.flatMap((org) =>
+          Array.from({ length: options.workspaces }, (_, j) => ({
+            organization_id: org.id,
+            name: `Workspace ${String(j).padStart(3, '0')}`,
+            owner_id: owner.id,
+            // The last one waits for approval.
+            active: j < options.workspaces - 1,
+          })),
+        ),
+      )
+      .returning({ id: clients.id, organization_id: clients.organization_id });
+    const modules = APP_PROFILES[options.appProfile];
+    await tx
+      .insert(clientModules)
+      .values(
+        clientRows.flatMap((c) =>
+          modules.map((module) => ({ client_id: c.id, module, enabled: true })),
+        ),
+      );
+    const orgIndex = new Map(orgRows.map((org, i) => [org.id, i]));
+    const memberships: { client_id: string; user_id: string; role: Role }[] = [];
+    clientRows.forEach((c, k) => {
+      const j = k % options.workspaces;
+      memberships.push({ client_id: c.id, user_id: owner.id, role: 'OWNER' });
+      memberships.push({ client_id: c.id, user_id: member.id, role: 'STAFF' });
+      const role = roleOf(orgIndex.get(c.organization_id)!);
+      // STAFF and CLIENT belong to every workspace but the first.
+      if ((role === 'STAFF' || role === 'CLIENT') && j > 0) {
+        memberships.push({
+          client_id: c.id,
+          user_id: user.id,
+          role: role === 'STAFF' ? 'STAFF' : 'CLIENT',
+        });
+      }
+    });
+    for (let i = 0; i < memberships.length; i += 5_000) {
+      await tx.insert(clientMembers).values(memberships.slice(i, i + 5_000));
+    }
+    return BENCH_TENANT;
+  });
+}
