@@ -103,7 +103,12 @@ export const allSettingsEntrySchema = clientSchema.extend({
 });
 export type AllSettingsEntry = z.infer<typeof allSettingsEntrySchema>;
 export const allSettingsPageSchema = paginated(allSettingsEntrySchema).extend({
-  /** Send this as `timestamp` next time to get only what changed in between. */
+  /**
+   * Send this as `timestamp` next time to get only what changed in between. It lies a few seconds
+   * before the server read the data, so a change committed late is never missed (a few workspaces
+   * may come twice). Workspaces the caller no longer sees are not reported: reload the full list
+   * (without `timestamp`) to drop them.
+   */
   timestamp: z.iso.datetime({ offset: true }),
 });
 

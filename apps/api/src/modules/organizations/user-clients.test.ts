@@ -8,7 +8,7 @@ import {
   clients,
   organizationMembers,
 } from '../../db/schema/index.ts';
-import { tenantScene, type Person, type TenantScene } from './test-scene.ts';
+import { person, tenantScene, type Person, type TenantScene } from './test-scene.ts';
 
 /** GET /v1/user/clients/ and GET /v1/user/clients/all-settings-data/. */
 describe('the caller’s workspaces', () => {
@@ -79,6 +79,20 @@ describe('the caller’s workspaces', () => {
       }
       expect((await get('/v1/user/clients/')).statusCode).toBe(401);
     });
+  });
+
+  it('answers empty lists to a user in no organization', async () => {
+    const nobody = await person(t);
+    for (const url of [
+      '/v1/user/clients/',
+      '/v1/user/clients/all-settings-data/',
+      '/v1/me/organizations/and/clients/',
+      '/v1/organizations/',
+    ]) {
+      const res = await get(url, nobody);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.json(), url).toMatchObject({ count: 0, next: null, previous: null, results: [] });
+    }
   });
 
   describe('GET /v1/user/clients/all-settings-data/', () => {
