@@ -1,15 +1,67 @@
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const apiTarget = 'http://127.0.0.1:3000';
 const contractDir = decodeURIComponent(
   new URL('../../packages/contract/', import.meta.url).pathname,
 );
 
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** Text files worth compressing; smaller ones gain nothing over a packet's worth of headers. */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|webmanifest|map)$/;
+const MIN_BYTES = 1024;
+
+/**
+ * Writes `<file>.br` (brotli, best quality) and `<file>.gz` (gzip, best level) next to every
+ * compressible file of the build over MIN_BYTES, once, at build time. The API serves them by
+ * `Accept-Encoding` (apps/api/src/plugins/static-spa.ts), so no request pays for compressing.
+ * A compressed copy that would not be smaller is not written.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'portolan:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async writeBundle() {
+      const files = (await readdir(outDir, { recursive: true }))
+        .map((f) => path.join(outDir, f))
+        .filter((f) => COMPRESSIBLE.test(f));
+      await Promise.all(
+        files.map(async (file) => {
+          if (!(await stat(file)).isFile()) return;
+          const data = await readFile(file);
+          if (data.length < MIN_BYTES) return;
+          const [br, gz] = await Promise.all([
+            brotli(data, {
+              params: {
+                [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+                [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+              },
+            }),
+            gzip(data, { level: zlib.constants.Z_BEST_COMPRESSION }),
+          ]);
+          if (br.length < data.length) await writeFile(`${file}.br`, br);
+          if (gz.length < data.length) await writeFile(`${file}.gz`, gz);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
   // The API serves dist/ with an SPA fallback, so assets must resolve from the site root.
   base: '/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

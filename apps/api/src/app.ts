@@ -17,6 +17,7 @@ import {
   type MailTransport,
 } from './lib/mail/transport.ts';
 import { resolveJwtSecret } from './lib/secrets.ts';
+import { registerCompression } from './plugins/compression.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { protocolErrorOptions, registerProtocolErrors } from './plugins/protocol-errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -163,6 +164,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
 
   registerErrorHandling(app);
   registerProtocolErrors(app);
+  registerCompression(app);
   await registerSecurity(app);
   await registerOpenApi(app);
   registerAuthentication(app);

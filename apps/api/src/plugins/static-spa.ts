@@ -26,6 +26,13 @@ export function isApiPath(url: string): boolean {
 /**
  * Serves the built web app: hashed assets with a year-long cache, index.html never cached, and
  * every other GET that is not an API path answered with index.html (the SPA routes it).
+ *
+ * The build writes `<file>.br` and `<file>.gz` beside every text file over 1 KiB (the
+ * `precompress` plugin of apps/web/vite.config.ts). Each file, index.html of the fallback
+ * included, is sent as the brotli copy when the request accepts `br`, else the gzip copy when it
+ * accepts `gzip`, else as is; with `Content-Encoding`, the original's `Content-Type`, the same
+ * caching, and `Vary: Accept-Encoding` on every variant. The copies are never routes of their
+ * own, and nothing here compresses at request time.
  */
 export async function registerSpa(app: FastifyInstance, distDir: string): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
@@ -35,6 +42,8 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
       root: distDir,
       wildcard: false,
       index: false,
+      preCompressed: true,
+      globIgnore: ['**/*.br', '**/*.gz'],
       setHeaders(res, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
