@@ -6,7 +6,8 @@
 //  2. runs Lighthouse (default config: the mobile preset, simulated slow 4G and 4× CPU slowdown)
 //     on /login, /register and the dashboard (/ps/dashboard signed in as the demo owner: the
 //     token is put in localStorage key `auth` the way the web app persists it), LIGHTHOUSE_RUNS
-//     times each (3 by default), and prints the median performance score and metrics.
+//     times each (3 by default), and prints the median performance score and metrics; with
+//     LIGHTHOUSE_REPORTS=<folder> each run's full report (JSON) is kept there.
 // Chromium comes from CHROME_PATH (default /usr/bin/chromium, Debian's); nothing is downloaded
 // and nothing leaves the machine. Target: performance ≥ 90 on /login and the dashboard.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -22,6 +23,8 @@ import { ensureWebBuild } from './lib/web-build.ts';
 
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS) || 3);
+/** When set, each run's report (JSON) is written into this folder. */
+const REPORTS = process.env.LIGHTHOUSE_REPORTS ? path.resolve(process.env.LIGHTHOUSE_REPORTS) : '';
 const SEED_CLI = path.join(API_DIR, 'src', 'seed', 'cli.ts');
 // The demo owner of `npm run seed` (apps/api/src/seed/demo.ts).
 const DEMO = { email: 'owner@portolan.demo', password: 'Portolan demo owner 2026' };
@@ -139,6 +142,11 @@ async function measure(
     if (!result) throw new Error(`Lighthouse gave no result for ${pagePath}`);
     const { lhr } = result;
     if (lhr.runtimeError) throw new Error(`${pagePath}: ${lhr.runtimeError.message}`);
+    if (REPORTS) {
+      fs.mkdirSync(REPORTS, { recursive: true });
+      const name = `${pagePath.replace(/\W+/g, '-').replace(/^-|-$/g, '')}-${Date.now()}.json`;
+      fs.writeFileSync(path.join(REPORTS, name), JSON.stringify(lhr, null, 1));
+    }
     const num = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
     const requests = (lhr.audits['network-requests']?.details as { items?: unknown[] } | undefined)
       ?.items?.length;
@@ -155,6 +163,18 @@ async function measure(
     };
   } finally {
     await page.close();
+  }
+}
+
+/** Lighthouse now and then fails to record a trace (NO_NAVSTART, …): such a run is repeated. */
+async function measureWithRetry(...args: Parameters<typeof measure>): Promise<Sample> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(...args);
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      log(`run failed, again: ${(err as Error).message}`);
+    }
   }
 }
 
@@ -247,7 +267,8 @@ async function main() {
     let missed = false;
     for (const p of pages) {
       const samples: Sample[] = [];
-      for (let i = 0; i < RUNS; i++) samples.push(await measure(browser, base, p.path, p.auth));
+      for (let i = 0; i < RUNS; i++)
+        samples.push(await measureWithRetry(browser, base, p.path, p.auth));
       const wrong = samples.find((s) => s.finalUrl !== p.path);
       if (wrong) throw new Error(`${p.path} ended on ${wrong.finalUrl}`);
       const m = (k: keyof Omit<Sample, 'finalUrl'>) => median(samples.map((s) => s[k]));
