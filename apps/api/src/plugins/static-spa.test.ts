@@ -174,7 +174,10 @@ describe('static web app: precompressed files by Accept-Encoding', () => {
  * and gzip copies, and each is served and decodes to the file.
  */
 const realDist = path.resolve(import.meta.dirname, '../../../web/dist');
-const built = fs.existsSync(path.join(realDist, 'index.html.br'));
+const built =
+  fs.existsSync(path.join(realDist, 'index.html')) &&
+  fs.existsSync(path.join(realDist, 'assets')) &&
+  fs.readdirSync(path.join(realDist, 'assets')).some((f) => f.endsWith('.br'));
 
 describe.skipIf(!built)('static web app: the real build', () => {
   let t: TestApp;
