@@ -45,12 +45,21 @@ export interface AuthRole {
 }
 
 export interface OrgListEntry {
-  organization: { id: string; name: string; role: { key: Role | string } };
+  organization: {
+    id: string;
+    name: string;
+    role: { key: Role | string; name?: string };
+    has_access?: boolean;
+    logo?: string | null;
+  };
   clients: {
     id: string;
     name: string;
-    role?: { key: Role | string };
+    role?: { key: Role | string; name?: string };
     modules?: WorkspaceModule[];
+    active?: boolean;
+    logo?: string | null;
+    dashboard_button_color?: string;
   }[];
 }
 
