@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { organizationRoutes } from '../features/organizations/routes';
 import { registerNavigator } from '../lib/navigation';
 import { showNewerVersionToast } from '../lib/toasts';
 import { PublicOnly, RequireAuth, RootRedirect } from './guards';
@@ -144,6 +145,7 @@ export const routes: RouteObject[] = [
                   import('../features/profile/pages/ProfilePage').then((m) => m.ProfilePage),
                 ),
               },
+              ...organizationRoutes(lazyPage),
             ],
           },
         ],

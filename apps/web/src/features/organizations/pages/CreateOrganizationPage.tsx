@@ -1,0 +1,137 @@
+import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { Organization } from '@portolan/contract';
+import { IconCircleCheck } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { ApiError } from '../../../lib/api';
+import { useAuthStore } from '../../../lib/auth-store';
+import { ErrorCode } from '../../../lib/error-codes';
+import { withAriaInvalid } from '../../../lib/forms';
+import { LogoField } from '../../../lib/logo-field';
+import { NAME_MAX_LENGTH } from '../../../lib/tenant-api';
+import { tenantFormProblem, tenantNameError } from '../../../lib/tenant-forms';
+import { toast } from '../../../lib/toasts';
+import { useCreateOrganization } from '../api/organizations-api';
+
+interface Values {
+  name: string;
+  logo: string | null;
+}
+
+/** After the creation: say so, and offer the next step, a first workspace. */
+function Created({ organization }: { organization: Organization }) {
+  const id = encodeURIComponent(organization.id);
+  return (
+    <Card padding="xl" component="section" aria-labelledby="org-created-title">
+      <Stack gap="md" align="flex-start">
+        <Group gap="sm" wrap="nowrap">
+          <IconCircleCheck size={28} color="var(--mantine-color-teal-7)" aria-hidden="true" />
+          <Title order={2} fz="h3" id="org-created-title">
+            {organization.name} is ready
+          </Title>
+        </Group>
+        <Text c="dimmed">
+          You are its owner. Add a first workspace: it is where your team works, with the
+          organization&apos;s modules.
+        </Text>
+        <Group gap="sm">
+          <Button component={Link} to={`/ps/organizations/${id}/clients/add`}>
+            Add a workspace
+          </Button>
+          <Button component={Link} to={`/ps/organization-settings/${id}/detail`} variant="default">
+            Organization settings
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+/** ps/organizations/create: name and logo (POST /v1/organizations/), then "Add a workspace". */
+export function CreateOrganizationPage() {
+  const canCreate = useAuthStore((s) => s.user?.can_create_client ?? false);
+  const create = useCreateOrganization();
+  const [created, setCreated] = useState<Organization | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<Values>({
+    enhanceGetInputProps: withAriaInvalid,
+    initialValues: { name: '', logo: null },
+    validate: { name: tenantNameError('organization') },
+  });
+
+  const onSubmit = form.onSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const organization = await create.mutateAsync({
+        name: values.name.trim(),
+        ...(values.logo ? { logo: values.logo } : {}),
+      });
+      toast.success(`The organization ${organization.name} has been created.`);
+      setCreated(organization);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === ErrorCode.ORGANIZATION_LIMIT) {
+        setFormError(
+          'Your plan allows one organization, and you already have one. Add workspaces to it instead, or contact support to change your plan.',
+        );
+        return;
+      }
+      if (error instanceof ApiError && error.code === ErrorCode.PERMISSION_DENIED) {
+        setFormError('Your account may not create organizations. Ask your administrator.');
+        return;
+      }
+      setFormError(tenantFormProblem(form, error));
+    }
+  });
+
+  return (
+    <Stack gap="xl" maw={720}>
+      <Stack gap={4}>
+        <Title order={1}>Create an organization</Title>
+        <Text c="dimmed">An organization holds your workspaces, your team and your billing.</Text>
+      </Stack>
+
+      {created ? (
+        <Created organization={created} />
+      ) : !canCreate ? (
+        <Alert color="orange" variant="light" title="You cannot create an organization">
+          Your account may not create organizations. Ask an owner of your organization to invite you
+          instead.
+        </Alert>
+      ) : (
+        <Card padding="xl">
+          <form onSubmit={onSubmit} noValidate aria-label="New organization">
+            <Stack gap="md">
+              {formError && (
+                <Alert color="red" variant="light" role="alert">
+                  {formError}
+                </Alert>
+              )}
+              <TextInput
+                label="Organization name"
+                required
+                maxLength={NAME_MAX_LENGTH}
+                data-autofocus
+                {...form.getInputProps('name')}
+              />
+              <LogoField
+                name={form.getValues().name}
+                value={form.getValues().logo}
+                onChange={(url) => form.setFieldValue('logo', url)}
+                error={form.errors.logo as string | undefined}
+              />
+              <Group justify="flex-end" gap="sm">
+                <Button component={Link} to="/ps/dashboard" variant="default">
+                  Cancel
+                </Button>
+                <Button type="submit" loading={form.submitting}>
+                  Create organization
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </Card>
+      )}
+    </Stack>
+  );
+}
