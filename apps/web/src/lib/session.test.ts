@@ -173,6 +173,29 @@ describe('relogin and logout', () => {
     stop();
   });
 
+  it('takes the token another tab refreshed, so the retired one is not used here', () => {
+    window.history.replaceState(null, '', '/ps/dashboard');
+    const old = tokenExpiringIn(100);
+    const fresh = tokenExpiringIn(700);
+    useAuthStore.setState({ userToken: old, isAuth: true });
+    const stop = startSession();
+
+    const stored = (userToken: string | null) =>
+      new StorageEvent('storage', {
+        key: AUTH_STORAGE_KEY,
+        newValue: JSON.stringify({ state: { userToken }, version: 1 }),
+      });
+    window.dispatchEvent(stored(fresh));
+    expect(useAuthStore.getState().userToken).toBe(fresh);
+    expect(window.location.pathname).toBe('/ps/dashboard');
+
+    // Garbage or an emptied store changes nothing here (logout has its own key).
+    window.dispatchEvent(new StorageEvent('storage', { key: AUTH_STORAGE_KEY, newValue: '{' }));
+    window.dispatchEvent(stored(null));
+    expect(useAuthStore.getState().userToken).toBe(fresh);
+    stop();
+  });
+
   it('logout calls the API, tells other tabs, and relogins even when the call fails', async () => {
     window.history.replaceState(null, '', '/ps/dashboard');
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -1,6 +1,12 @@
 import { TOKEN_CHECK_INTERVAL_MS, TOKEN_REFRESH_THRESHOLD_MIN } from '@portolan/contract';
 import { api } from './api';
-import { LOGOUT_STORAGE_KEY, decodeTokenExpiry, relogin, useAuthStore } from './auth-store';
+import {
+  AUTH_STORAGE_KEY,
+  LOGOUT_STORAGE_KEY,
+  decodeTokenExpiry,
+  relogin,
+  useAuthStore,
+} from './auth-store';
 
 interface TokenResponse {
   token: string;
@@ -93,6 +99,25 @@ export async function logout(): Promise<void> {
 
 function onStorage(event: StorageEvent) {
   if (event.key === LOGOUT_STORAGE_KEY && event.newValue !== null) relogin();
+  if (event.key === AUTH_STORAGE_KEY && event.newValue !== null)
+    adoptRefreshedToken(event.newValue);
+}
+
+/**
+ * Another tab refreshed the token: the server retires the token it replaced a few seconds later,
+ * so this tab takes the new one instead of signing everyone out with the old one.
+ */
+function adoptRefreshedToken(stored: string) {
+  let token: unknown;
+  try {
+    token = (JSON.parse(stored) as { state?: { userToken?: unknown } }).state?.userToken;
+  } catch {
+    return;
+  }
+  const current = useAuthStore.getState().userToken;
+  if (typeof token === 'string' && token && current && token !== current) {
+    useAuthStore.setState({ userToken: token });
+  }
 }
 
 /**
