@@ -7,3 +7,4 @@ export {
   type Actor,
   type TenantRef,
 } from './hook.ts';
+export { workspaceVisibleTo } from './visibility.ts';

@@ -11,8 +11,9 @@ import {
   type OrgRole,
   type WorkspaceRole,
 } from '@portolan/contract';
-import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import { workspaceVisibleTo } from '../access/index.ts';
 import {
   clientMembers,
   clientModules,
@@ -87,10 +88,10 @@ export async function listOrganizationClients(
     query.status === 'enabled' ? eq(clients.active, true) : undefined,
     query.status === 'pending' ? eq(clients.active, false) : undefined,
     query.key ? sql`${clients.name} ilike ${containing(query.key)}` : undefined,
-    orgAdmin
-      ? undefined
-      : sql`((${clients.active} and ${clientMembers.role} is not null)
-          or (not ${clients.active} and ${clients.owner_id} = ${viewer.userId}))`,
+    workspaceVisibleTo(viewer.userId, {
+      orgAdmin,
+      acceptedWorkspaceMember: isNotNull(clientMembers.role),
+    }),
   ];
   const where = and(...conditions);
   const rows = await db

@@ -7,7 +7,6 @@ import {
   gte,
   inArray,
   isNull,
-  or,
   sql,
   type SQL,
   type SQLWrapper,
@@ -23,6 +22,7 @@ import {
 } from '@portolan/contract';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
+import { workspaceVisibleTo } from '../access/index.ts';
 import {
   clientMembers,
   clientModules,
@@ -84,8 +84,6 @@ function conditions(db: Db | Tx, filter: VisibleClientFilter): SQL {
     eq(organizationMembers.status, 'MEMBER'),
     inArray(organizationMembers.role, ['OWNER', 'ADMIN']),
   );
-  const member = and(eq(clients.active, true), eq(clientMembers.status, 'MEMBER'));
-  const creatorOfPending = and(eq(clients.active, false), eq(clients.owner_id, userId));
   const hasProfileModule = exists(
     db
       .select({ one: sql`1` })
@@ -100,7 +98,10 @@ function conditions(db: Db | Tx, filter: VisibleClientFilter): SQL {
   return and(
     isNull(clients.deleted_at),
     filter.organizations ? inArray(clients.organization_id, filter.organizations) : undefined,
-    or(orgAdmin, member, creatorOfPending),
+    workspaceVisibleTo(userId, {
+      orgAdmin: orgAdmin!,
+      acceptedWorkspaceMember: eq(clientMembers.status, 'MEMBER'),
+    }),
     hasProfileModule,
     filter.since ? gte(lastChange, filter.since) : undefined,
   )!;
