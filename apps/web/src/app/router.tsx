@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { organizationSettingsRoutes } from '../features/organization-settings/routes';
 import { organizationRoutes } from '../features/organizations/routes';
 import { registerNavigator } from '../lib/navigation';
 import { showNewerVersionToast } from '../lib/toasts';
@@ -146,6 +147,7 @@ export const routes: RouteObject[] = [
                 ),
               },
               ...organizationRoutes(lazyPage),
+              ...organizationSettingsRoutes(lazyPage),
             ],
           },
         ],

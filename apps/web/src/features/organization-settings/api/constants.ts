@@ -1,0 +1,32 @@
+import type { ActivityAction } from '@portolan/contract';
+
+/** Activities per page (the contract's ACTIVITY_PAGE_SIZE; its module is not zod-free). */
+export const ACTIVITY_PAGE_SIZE_WEB = 10;
+
+/** Every activity action with its label (typed against the contract, so none is missing). */
+export const ACTIVITY_LABELS: Record<ActivityAction, string> = {
+  SIGN_IN: 'Signed in',
+  ACCESS_WORKSPACE: 'Opened a workspace',
+  ADD_MEMBER: 'Added a member',
+  UPDATE_MEMBER: 'Changed a member',
+  DELETE_MEMBER: 'Removed a member',
+  CREATE_ORGANIZATION: 'Created the organization',
+  UPDATE_ORGANIZATION: 'Changed the organization',
+  CREATE_WORKSPACE: 'Created a workspace',
+  UPDATE_WORKSPACE: 'Changed a workspace',
+  APPROVE_WORKSPACE: 'Approved a workspace',
+  DELETE_WORKSPACE: 'Deleted a workspace',
+  UPDATE_WORKSPACE_MODULES: 'Switched modules',
+  DOWNLOAD_REPORT: 'Downloaded a report',
+};
+
+export const STATUS_LABELS = { all: 'All', enabled: 'Enabled', pending: 'Pending' } as const;
+
+/** MM/DD/YYYY (spec §9 DATE_FORMAT), in the user's time zone. */
+export function formatDate(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const mm = String(d.getMonth() + 1).padStart(2, '0');
+  const dd = String(d.getDate()).padStart(2, '0');
+  return `${mm}/${dd}/${d.getFullYear()}`;
+}

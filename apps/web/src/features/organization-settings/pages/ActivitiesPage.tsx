@@ -1,0 +1,205 @@
+import {
+  Alert,
+  Card,
+  EmptyState,
+  Group,
+  Pagination,
+  Select,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import {
+  can,
+  MODULE_NAMES,
+  type Activity,
+  type ActivityAction,
+  type ModuleCode,
+} from '@portolan/contract';
+import { IconActivity, IconSearch } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { loadFailureReason } from '../../../lib/api';
+import { RetryAlert } from '../../../lib/retry-alert';
+import { ACTIVITY_LABELS, ACTIVITY_PAGE_SIZE_WEB, formatDate } from '../api/constants';
+import { activitiesQueryOptions, useOrganization } from '../api/org-settings-api';
+
+function who(activity: Activity): string {
+  const u = activity.user;
+  if (!u) return 'A former member';
+  const name = `${u.first_name} ${u.last_name}`.trim();
+  return name ? `${name} (${u.email})` : u.email;
+}
+
+function what(activity: Activity): string {
+  const data = activity.data;
+  const parts: string[] = [];
+  if (typeof data.client_name === 'string') parts.push(data.client_name);
+  if (typeof data.module === 'string')
+    parts.push(MODULE_NAMES[data.module as ModuleCode] ?? data.module);
+  if (typeof data.enabled === 'boolean') parts.push(data.enabled ? 'on' : 'off');
+  if (typeof data.report === 'string') parts.push(data.report);
+  return parts.join(' · ');
+}
+
+/** activities: the organization's log (OWNER and ADMIN): filter by action, search, pages. */
+export function ActivitiesPage() {
+  const { orgId, query: org, role } = useOrganization();
+  const [action, setAction] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [key] = useDebouncedValue(search.trim(), 300);
+  const [page, setPage] = useState(1);
+  const allowed = can({ orgRole: role }, 'organization.activities.read');
+  const activities = useQuery({
+    ...activitiesQueryOptions(orgId, { page, action, key }),
+    enabled: allowed,
+  });
+  const total = activities.data
+    ? Math.max(1, Math.ceil(activities.data.count / ACTIVITY_PAGE_SIZE_WEB))
+    : 1;
+  const filtered = action !== null || key !== '';
+
+  return (
+    <Stack gap="md" component="section" aria-labelledby="org-activities-title">
+      <Title order={2} fz="h3" id="org-activities-title">
+        Activities
+      </Title>
+      {org.data && !allowed ? (
+        <Alert color="orange" variant="light" title="Only owners and admins see activities">
+          Ask an owner or an admin of {org.data.name} if you need to know who did what.
+        </Alert>
+      ) : (
+        <>
+          <Group gap="sm" wrap="wrap" align="flex-end">
+            <Select
+              label="Action"
+              placeholder="All actions"
+              clearable
+              value={action}
+              onChange={(value) => {
+                setAction(value);
+                setPage(1);
+              }}
+              data={(Object.keys(ACTIVITY_LABELS) as ActivityAction[]).map((value) => ({
+                value,
+                label: ACTIVITY_LABELS[value],
+              }))}
+              style={{ flex: '0 1 260px' }}
+            />
+            <TextInput
+              label="Search activities"
+              placeholder="Name, e-mail or module"
+              value={search}
+              onChange={(e) => {
+                setSearch(e.currentTarget.value);
+                setPage(1);
+              }}
+              leftSection={<IconSearch size={16} aria-hidden="true" />}
+              style={{ flex: '1 1 240px' }}
+            />
+          </Group>
+
+          {activities.isPending && allowed && (
+            <Stack gap="xs" aria-busy="true" aria-label="Loading the activities">
+              {[0, 1, 2, 3].map((i) => (
+                <Skeleton key={i} height={40} radius="sm" />
+              ))}
+            </Stack>
+          )}
+
+          {activities.isError && (
+            <RetryAlert
+              title="The activities could not be loaded"
+              onRetry={() => void activities.refetch()}
+            >
+              {loadFailureReason(activities.error)}
+            </RetryAlert>
+          )}
+
+          {activities.data && activities.data.results.length === 0 && (
+            <Card padding="xl" withBorder>
+              <EmptyState
+                variant="light"
+                icon={<IconActivity size={36} stroke={1.5} aria-hidden="true" />}
+              >
+                <EmptyState.Title order={3}>
+                  {filtered ? 'No activity matches' : 'No activity yet'}
+                </EmptyState.Title>
+                <EmptyState.Description>
+                  {filtered
+                    ? 'Try another action or search.'
+                    : 'Sign-ins, workspace changes and members show up here as they happen.'}
+                </EmptyState.Description>
+              </EmptyState>
+            </Card>
+          )}
+
+          {activities.data && activities.data.results.length > 0 && (
+            <>
+              <Card padding={0} withBorder>
+                <Table.ScrollContainer minWidth={640}>
+                  <Table verticalSpacing="sm" horizontalSpacing="md" striped>
+                    <Table.Caption>
+                      {activities.data.count}{' '}
+                      {activities.data.count === 1 ? 'activity' : 'activities'}, newest first
+                    </Table.Caption>
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th>Date</Table.Th>
+                        <Table.Th>Who</Table.Th>
+                        <Table.Th>Action</Table.Th>
+                        <Table.Th>Details</Table.Th>
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {activities.data.results.map((a) => (
+                        <Table.Tr key={a.id}>
+                          <Table.Td>
+                            <Text size="sm">{formatDate(a.created)}</Text>
+                          </Table.Td>
+                          <Table.Td>
+                            <Text size="sm">{who(a)}</Text>
+                          </Table.Td>
+                          <Table.Td>
+                            <Text size="sm">
+                              {ACTIVITY_LABELS[a.action as ActivityAction] ?? a.action}
+                            </Text>
+                          </Table.Td>
+                          <Table.Td>
+                            <Text size="sm">{what(a)}</Text>
+                          </Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </Table.ScrollContainer>
+              </Card>
+              {total > 1 && (
+                <Group justify="center">
+                  <Pagination
+                    total={total}
+                    value={page}
+                    onChange={setPage}
+                    getControlProps={(control) => ({
+                      'aria-label':
+                        control === 'previous'
+                          ? 'Previous page'
+                          : control === 'next'
+                            ? 'Next page'
+                            : control,
+                    })}
+                    getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
+                  />
+                </Group>
+              )}
+            </>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,88 @@
+import { Avatar, Button, Group, ScrollArea, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { can } from '@portolan/contract';
+import { IconActivity, IconBuilding, IconLayoutGrid } from '@tabler/icons-react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { loadFailureReason } from '../../../lib/api';
+import { RetryAlert } from '../../../lib/retry-alert';
+import { useOrganization } from '../api/org-settings-api';
+
+/**
+ * ps/organization-settings/:orgId: the organization's name and a sub-navigation (Information,
+ * Workspaces, Activities) above the page. Activities only for those who may read them.
+ */
+export function OrganizationSettingsLayout() {
+  const { orgId, query, role } = useOrganization();
+  const { pathname } = useLocation();
+  const base = `/ps/organization-settings/${encodeURIComponent(orgId)}`;
+  const tabs = [
+    { to: `${base}/detail`, label: 'Information', icon: IconBuilding, shown: true },
+    { to: `${base}/clients`, label: 'Workspaces', icon: IconLayoutGrid, shown: true },
+    {
+      to: `${base}/activities`,
+      label: 'Activities',
+      icon: IconActivity,
+      shown: can({ orgRole: role }, 'organization.activities.read'),
+    },
+  ].filter((t) => t.shown);
+
+  return (
+    <Stack gap="lg" maw={1200}>
+      <Group gap="md" wrap="nowrap">
+        {query.data ? (
+          <>
+            <Avatar src={query.data.logo} alt="" size={48} radius="md" color="ocean">
+              {query.data.name.slice(0, 1).toUpperCase()}
+            </Avatar>
+            <Stack gap={0}>
+              <Title order={1} fz={{ base: 'h2', sm: 'h1' }}>
+                {query.data.name}
+              </Title>
+              <Text c="dimmed" size="sm">
+                Organization settings{query.data.role ? ` · you are ${query.data.role.name}` : ''}
+              </Text>
+            </Stack>
+          </>
+        ) : (
+          <Stack gap={6}>
+            <Title order={1} fz={{ base: 'h2', sm: 'h1' }}>
+              Organization settings
+            </Title>
+            {query.isPending && <Skeleton height={16} width={200} aria-hidden="true" />}
+          </Stack>
+        )}
+      </Group>
+
+      {query.isError ? (
+        <RetryAlert
+          title="The organization could not be loaded"
+          onRetry={() => void query.refetch()}
+        >
+          {loadFailureReason(query.error)}
+        </RetryAlert>
+      ) : (
+        <>
+          <ScrollArea type="never" offsetScrollbars={false}>
+            <Group component="nav" aria-label="Organization settings" gap="xs" wrap="nowrap">
+              {tabs.map((tab) => {
+                const active = pathname.startsWith(tab.to);
+                return (
+                  <Button
+                    key={tab.to}
+                    component={Link}
+                    to={tab.to}
+                    variant={active ? 'filled' : 'default'}
+                    aria-current={active ? 'page' : undefined}
+                    leftSection={<tab.icon size={16} aria-hidden="true" />}
+                  >
+                    {tab.label}
+                  </Button>
+                );
+              })}
+            </Group>
+          </ScrollArea>
+          <Outlet />
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,77 @@
+import type { ComponentType } from 'react';
+import { Navigate, type RouteObject } from 'react-router';
+import type { RouteHandle } from '../../app/route-handle';
+
+type LazyPage = (load: () => Promise<ComponentType>) => RouteObject['lazy'];
+const handle = (h: RouteHandle) => h;
+
+/**
+ * ps/organization-settings/:orgId (redirects to detail): detail (Information), clients
+ * (Workspaces, with :clientId/modules, :clientId/applications, :clientId/edit) and activities.
+ * `lazyPage` is the router's chunk loader.
+ */
+export function organizationSettingsRoutes(lazyPage: LazyPage): RouteObject[] {
+  return [
+    {
+      path: 'ps/organization-settings/:orgId',
+      handle: handle({ crumb: 'Organization Settings' }),
+      lazy: lazyPage(() =>
+        import('./pages/OrganizationSettingsLayout').then((m) => m.OrganizationSettingsLayout),
+      ),
+      children: [
+        { index: true, element: <Navigate to="detail" replace /> },
+        {
+          path: 'detail',
+          handle: handle({
+            title: 'Organization Information',
+            crumb: 'Information',
+            name: 'ps-OrgDetail',
+          }),
+          lazy: lazyPage(() => import('./pages/InformationPage').then((m) => m.InformationPage)),
+        },
+        {
+          path: 'clients',
+          handle: handle({ title: 'Workspaces', crumb: 'Workspaces', name: 'ps-OrgClients' }),
+          children: [
+            {
+              index: true,
+              lazy: lazyPage(() => import('./pages/WorkspacesPage').then((m) => m.WorkspacesPage)),
+            },
+            {
+              path: ':clientId/edit',
+              handle: handle({ title: 'Edit workspace', crumb: 'Edit' }),
+              lazy: lazyPage(() =>
+                import('./pages/WorkspaceEditPage').then((m) => m.WorkspaceEditPage),
+              ),
+            },
+            {
+              path: ':clientId/modules',
+              handle: handle({ title: 'Workspace modules', crumb: 'Modules' }),
+              lazy: lazyPage(() =>
+                import('./pages/WorkspaceModulesPage').then((m) => m.WorkspaceModulesPage),
+              ),
+            },
+            {
+              path: ':clientId/applications',
+              handle: handle({ title: 'Workspace applications', crumb: 'Applications' }),
+              lazy: lazyPage(() =>
+                import('./pages/WorkspaceApplicationsPage').then(
+                  (m) => m.WorkspaceApplicationsPage,
+                ),
+              ),
+            },
+          ],
+        },
+        {
+          path: 'activities',
+          handle: handle({
+            title: 'Organization Activities',
+            crumb: 'Activities',
+            name: 'ps-OrgActivities',
+          }),
+          lazy: lazyPage(() => import('./pages/ActivitiesPage').then((m) => m.ActivitiesPage)),
+        },
+      ],
+    },
+  ];
+}
