@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { organizationSettingsRoutes } from '../features/organization-settings/routes';
 import { organizationRoutes } from '../features/organizations/routes';
+import { workspaceSettingsRoutes } from '../features/workspace-settings/routes';
 import { registerNavigator } from '../lib/navigation';
 import { showNewerVersionToast } from '../lib/toasts';
 import { PublicOnly, RequireAuth, RootRedirect } from './guards';
@@ -148,6 +149,7 @@ export const routes: RouteObject[] = [
               },
               ...organizationRoutes(lazyPage),
               ...organizationSettingsRoutes(lazyPage),
+              ...workspaceSettingsRoutes(lazyPage),
             ],
           },
         ],
