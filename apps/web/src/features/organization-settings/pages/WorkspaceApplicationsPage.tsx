@@ -66,7 +66,12 @@ function Applications({ orgId, client, actor }: WorkspaceContext) {
                 <Text fw={600}>{APP_LABELS[app]}</Text>
                 <Group gap={6}>
                   {data.modules.map((m) => (
-                    <Badge key={m.module} variant="light" color={m.enabled ? 'teal' : 'gray'}>
+                    <Badge
+                      key={m.module}
+                      variant="light"
+                      color={m.enabled ? 'teal' : 'gray'}
+                      c="dark.7"
+                    >
                       {m.name}: {m.enabled ? 'on' : 'off'}
                     </Badge>
                   ))}

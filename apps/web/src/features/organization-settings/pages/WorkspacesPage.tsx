@@ -75,11 +75,11 @@ export function workspaceActions(orgRole: OrgRole | null, client: Client) {
 
 function StatusBadge({ client }: { client: Client }) {
   return client.active ? (
-    <Badge color="teal" variant="light">
+    <Badge color="teal" variant="light" c="dark.7">
       Active
     </Badge>
   ) : (
-    <Badge color="orange" variant="light">
+    <Badge color="orange" variant="light" c="dark.7">
       Pending approval
     </Badge>
   );
