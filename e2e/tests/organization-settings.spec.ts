@@ -11,6 +11,9 @@ import { AUTH_STORAGE_KEY } from '../support/session.ts';
 import type { NewUser } from '../support/pages.ts';
 
 const SHOTS = process.env.E2E_SHOTS_DIR;
+/** A 1×1 PNG. */
+const PNG_1PX =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 /** Sign in through the API and hand the browser the stored auth state, as the web app keeps it. */
 async function signInAs(page: Page, request: APIRequestContext, user: NewUser): Promise<string> {
@@ -90,6 +93,13 @@ test.describe('organization settings', () => {
     ).toBeVisible();
     await checkPage(page, testInfo, '01-create-organization');
     await page.getByRole('textbox', { name: 'Organization name' }).fill(orgName);
+    // The logo is uploaded at once (POST /v1/upload/); the form then sends its URL.
+    await page.locator('input[type="file"]').setInputFiles({
+      name: 'logo.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(PNG_1PX, 'base64'),
+    });
+    await expect(page.getByRole('img', { name: `Logo of ${orgName}` })).toBeVisible();
     await page.getByRole('button', { name: 'Create organization' }).click();
     await expect(page.getByText(`The organization ${orgName} has been created.`)).toBeVisible();
     await expect(page.getByRole('heading', { name: `${orgName} is ready` })).toBeVisible();
@@ -98,6 +108,8 @@ test.describe('organization settings', () => {
     await page.getByRole('link', { name: 'Add a workspace' }).click();
     await expect(page).toHaveURL(/\/ps\/organizations\/[^/]+\/clients\/add$/);
     const orgId = new URL(page.url()).pathname.split('/')[3]!;
+    const created = await request.get(`/v1/organizations/${orgId}/`, { headers: auth });
+    expect(((await created.json()) as { logo: string | null }).logo).toMatch(/^\/uploads\//);
     await expect(page.getByText(`A new workspace in ${orgName}.`)).toBeVisible();
     await checkPage(page, testInfo, '02-add-workspace');
     await page.getByRole('textbox', { name: 'Workspace name' }).fill('North Atlantic');

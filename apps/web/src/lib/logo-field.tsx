@@ -113,7 +113,8 @@ export function LogoField({
                 <Button
                   size="xs"
                   variant="subtle"
-                  color="red.8"
+                  color="red"
+                  c="red.9"
                   leftSection={<IconTrash size={14} aria-hidden="true" />}
                   onClick={() => onChange(null)}
                 >

@@ -1,4 +1,4 @@
-import { Avatar, Button, Group, ScrollArea, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Avatar, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { can } from '@portolan/contract';
 import { IconActivity, IconBuilding, IconLayoutGrid } from '@tabler/icons-react';
 import { Link, Outlet, useLocation } from 'react-router';
@@ -61,25 +61,23 @@ export function OrganizationSettingsLayout() {
         </RetryAlert>
       ) : (
         <>
-          <ScrollArea type="never" offsetScrollbars={false}>
-            <Group component="nav" aria-label="Organization settings" gap="xs" wrap="nowrap">
-              {tabs.map((tab) => {
-                const active = pathname.startsWith(tab.to);
-                return (
-                  <Button
-                    key={tab.to}
-                    component={Link}
-                    to={tab.to}
-                    variant={active ? 'filled' : 'default'}
-                    aria-current={active ? 'page' : undefined}
-                    leftSection={<tab.icon size={16} aria-hidden="true" />}
-                  >
-                    {tab.label}
-                  </Button>
-                );
-              })}
-            </Group>
-          </ScrollArea>
+          <Group component="nav" aria-label="Organization settings" gap="xs">
+            {tabs.map((tab) => {
+              const active = pathname.startsWith(tab.to);
+              return (
+                <Button
+                  key={tab.to}
+                  component={Link}
+                  to={tab.to}
+                  variant={active ? 'filled' : 'default'}
+                  aria-current={active ? 'page' : undefined}
+                  leftSection={<tab.icon size={16} aria-hidden="true" />}
+                >
+                  {tab.label}
+                </Button>
+              );
+            })}
+          </Group>
           <Outlet />
         </>
       )}
