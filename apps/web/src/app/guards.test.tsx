@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useAuthStore } from '../lib/auth-store';
 import { ada, apiError, json, mockApi, publicConfig } from '../test/api-mock';
 import { renderApp, signIn } from '../test/render-app';
+import { ids, orgList, page } from '../test/tenancy-fixtures';
 
 const configOnly = { 'GET /v1/config': json(publicConfig) };
 
@@ -212,5 +213,121 @@ describe('relogin remembers the path', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'My Settings' })).toBeVisible();
     expect(mock.callsTo('POST /v1/rest-auth/app/login/')).toHaveLength(1);
     expect(window.sessionStorage.length).toBe(0);
+  });
+});
+
+describe('navigation guard: organizations, workspaces and modules', () => {
+  const ME_ORGS = 'GET /v1/me/organizations/and/clients/';
+  const settingsOf = (clientId: string) =>
+    `GET /v1/clients/${clientId}/users/${ada.user_id}/settings/`;
+
+  it('sends a signed-in user from / to the current workspace dashboard', async () => {
+    mockApi({ 'GET /v1/rest-auth/user/': json(ada), [ME_ORGS]: json(page(orgList())) });
+    signIn();
+    useAuthStore.setState({ current_client: { id: ids.dock, name: 'dock', modules: [] } });
+    const app = renderApp('/');
+    await waitFor(() => expect(app.location()).toBe(`/ps/${ids.dock}/dashboard`));
+  });
+
+  it('an orgId not in the list reloads it once, then goes to the dashboard', async () => {
+    const mock = mockApi({
+      'GET /v1/rest-auth/user/': json(ada),
+      [ME_ORGS]: json(page(orgList())),
+    });
+    signIn();
+    const app = renderApp('/ps/organizations/0a000000-0000-4000-8000-0000000000ff/clients/add');
+    await waitFor(() => expect(app.location()).toBe('/ps/dashboard'));
+    expect(mock.callsTo(ME_ORGS)).toHaveLength(2);
+  });
+
+  it('an orgId found by the reload stays', async () => {
+    const [first, ...rest] = orgList();
+    const mock = mockApi({
+      'GET /v1/rest-auth/user/': json(ada),
+      [ME_ORGS]: [json(page(rest)), json(page([first!, ...rest]))],
+    });
+    signIn();
+    const path = `/ps/organizations/${ids.zeta}/clients/add`;
+    const app = renderApp(path);
+    await waitFor(() => expect(mock.callsTo(ME_ORGS)).toHaveLength(2));
+    expect(await screen.findByRole('heading', { level: 1 })).toBeVisible();
+    expect(app.location()).toBe(path);
+  });
+
+  it('a client_id not among the workspaces reloads once, then shows PSErrorPage', async () => {
+    const mock = mockApi({
+      'GET /v1/rest-auth/user/': json(ada),
+      [ME_ORGS]: json(page(orgList())),
+    });
+    signIn();
+    const stranger = '0c000000-0000-4000-8000-0000000000ff';
+    const app = renderApp(`/ps/${stranger}/dashboard`);
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'This workspace is not among yours' }),
+    ).toBeVisible();
+    expect(app.location()).toBe(`/ps/error?client=${stranger}`);
+    expect(mock.callsTo(ME_ORGS)).toHaveLength(2);
+    await waitFor(() => expect(document.title).toBe('Workspace Not Found | Portolan'));
+  });
+
+  it('a client_id other than the current workspace makes it current and loads the role', async () => {
+    mockApi({
+      'GET /v1/rest-auth/user/': json(ada),
+      [ME_ORGS]: json(page(orgList())),
+      [settingsOf(ids.zebra)]: json({
+        role: { key: 'MANAGER', name: 'Manager' },
+        client_modules: [{ module: 'TR', enabled: true }],
+        client_information: { name: 'Zebra' },
+      }),
+    });
+    signIn();
+    useAuthStore.setState({ current_client: { id: ids.dock, name: 'dock', modules: [] } });
+    renderApp(`/ps/${ids.zebra}/dashboard`);
+    await waitFor(() => expect(useAuthStore.getState().current_client?.id).toBe(ids.zebra));
+    await waitFor(() =>
+      expect(useAuthStore.getState().role).toEqual({
+        userRole: 'MANAGER',
+        currentEditClientId: ids.zebra,
+      }),
+    );
+    expect(useAuthStore.getState().org.current?.id).toBe(ids.zeta);
+  });
+
+  it('a module path with no remembered channel goes to the workspace dashboard', async () => {
+    mockApi({ 'GET /v1/rest-auth/user/': json(ada), [ME_ORGS]: json(page(orgList())) });
+    signIn();
+    const app = renderApp(`/tr/${ids.harbour}/home`);
+    await waitFor(() => expect(app.location()).toBe(`/ps/${ids.harbour}/dashboard`));
+  });
+
+  it('a path whose module differs from the remembered one makes it the channel when enabled', async () => {
+    mockApi({ 'GET /v1/rest-auth/user/': json(ada), [ME_ORGS]: json(page(orgList())) });
+    signIn();
+    useAuthStore.setState({ ps_current_channel: { [ids.harbour]: 'MAP' } });
+    const app = renderApp(`/tr/${ids.harbour}/home`);
+    expect(await screen.findByRole('heading', { level: 1, name: '2D Transit' })).toBeVisible();
+    expect(app.location()).toBe(`/tr/${ids.harbour}/home`);
+    await waitFor(() => expect(useAuthStore.getState().ps_current_channel[ids.harbour]).toBe('TR'));
+    await waitFor(() => expect(document.title).toBe('2D Transit | Portolan'));
+  });
+
+  it('a path whose module is not enabled in the workspace goes to the dashboard', async () => {
+    mockApi({ 'GET /v1/rest-auth/user/': json(ada), [ME_ORGS]: json(page(orgList())) });
+    signIn();
+    useAuthStore.setState({ ps_current_channel: { [ids.quiet]: 'MAP' } });
+    const app = renderApp(`/tr/${ids.quiet}/home`);
+    await waitFor(() => expect(app.location()).toBe(`/ps/${ids.quiet}/dashboard`));
+  });
+
+  it('an empty organization list resets the current workspace and sends workspace pages to the dashboard', async () => {
+    mockApi({ 'GET /v1/rest-auth/user/': json(ada), [ME_ORGS]: json(page([])) });
+    signIn();
+    useAuthStore.setState({
+      current_client: { id: ids.dock, name: 'dock', modules: [] },
+      ps_current_channel: { [ids.dock]: 'TR' },
+    });
+    const app = renderApp(`/tr/${ids.dock}/home`);
+    await waitFor(() => expect(app.location()).toBe('/ps/dashboard'));
+    await waitFor(() => expect(useAuthStore.getState().current_client).toBeNull());
   });
 });

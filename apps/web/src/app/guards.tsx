@@ -1,5 +1,6 @@
-import { useEffect } from 'react';
-import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
+import { Center, Loader } from '@mantine/core';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Navigate, Outlet, useLocation, useMatches, useSearchParams } from 'react-router';
 import {
   dashboardPath,
   forgetRememberedPath,
@@ -7,6 +8,16 @@ import {
   useAuthStore,
 } from '../lib/auth-store';
 import { isSharePath, loginPathFor, recordPage } from '../lib/navigation';
+import {
+  enabledModules,
+  findWorkspace,
+  moduleOfPath,
+  rememberChannel,
+  selectWorkspace,
+  toStoredList,
+  useTenancySync,
+  workspaceDashboardPath,
+} from '../lib/tenancy';
 import { FullPageLoader } from './layout/FullPageLoader';
 
 /**
@@ -55,4 +66,91 @@ export function PublicOnly() {
 export function RootRedirect() {
   const token = useAuthStore((s) => s.userToken);
   return <Navigate to={token ? dashboardPath() : '/login'} replace />;
+}
+
+/**
+ * The workspace rules of the navigation guard (spec §2), around every page of the signed-in
+ * container:
+ * - a route with `orgId` not in the user's organization list reloads the list once; still
+ *   missing, it goes to the dashboard;
+ * - a route with `client_id`: the same check and reload; still missing, PSErrorPage. When it
+ *   differs from the current workspace, that workspace and the user's role in it are loaded;
+ * - a module path with no remembered channel for the workspace goes to the dashboard; a path
+ *   whose module differs from the remembered one makes the first enabled module matching the path
+ *   the channel, and goes to the dashboard when none matches;
+ * - an empty organization list (spec §4) sends workspace pages to the dashboard.
+ */
+export function WorkspaceGuard({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  const params = useMatches().at(-1)?.params ?? {};
+  const orgId = params.orgId;
+  const clientId = params.client_id;
+  const module = moduleOfPath(pathname);
+  const { query } = useTenancySync();
+  const currentClientId = useAuthStore((s) => s.current_client?.id);
+  const channels = useAuthStore((s) => s.ps_current_channel);
+  const [reloaded, setReloaded] = useState<ReadonlySet<string>>(() => new Set());
+  const list = query.data;
+  const refetch = query.refetch;
+
+  const workspace = clientId && list ? findWorkspace(clientId, toStoredList(list)) : null;
+  const orgMissing = Boolean(orgId && list && !list.some((e) => e.organization.id === orgId));
+  const clientMissing = Boolean(clientId && list && !workspace);
+  const missingKey = orgMissing ? `org:${orgId}` : clientMissing ? `client:${clientId}` : null;
+  const needsReload = missingKey !== null && !reloaded.has(missingKey);
+
+  useEffect(() => {
+    if (!needsReload || !missingKey) return;
+    void refetch().finally(() => setReloaded((prev) => new Set(prev).add(missingKey)));
+  }, [needsReload, missingKey, refetch]);
+
+  const remembered = clientId ? channels[clientId] : undefined;
+  const enabled = workspace ? enabledModules(workspace.client.modules) : [];
+  const adoptChannel =
+    module &&
+    clientId &&
+    workspace &&
+    remembered &&
+    remembered !== module &&
+    enabled.includes(module)
+      ? module
+      : null;
+
+  const known = Boolean(workspace);
+  useEffect(() => {
+    if (!known || !clientId || clientId === currentClientId) return;
+    selectWorkspace(clientId, { keepChannel: true });
+  }, [known, clientId, currentClientId]);
+
+  useEffect(() => {
+    if (adoptChannel && clientId) rememberChannel(clientId, adoptChannel);
+  }, [adoptChannel, clientId]);
+
+  const scoped = Boolean(orgId || clientId || module);
+  if (!scoped) return children;
+  if (!list) {
+    if (query.isError) return children;
+    return <PageLoader />;
+  }
+  if (list.length === 0) return <Navigate to="/ps/dashboard" replace />;
+  if (needsReload || (missingKey && query.isFetching)) return <PageLoader />;
+  if (orgMissing) return <Navigate to={dashboardPath()} replace />;
+  if (clientMissing) {
+    return <Navigate to={`/ps/error?client=${encodeURIComponent(clientId!)}`} replace />;
+  }
+  if (module) {
+    const target = workspaceDashboardPath(clientId ?? currentClientId);
+    if (!clientId || !remembered) return <Navigate to={target} replace />;
+    if (remembered !== module && !enabled.includes(module)) return <Navigate to={target} replace />;
+    if (remembered === module && !enabled.includes(module)) return <Navigate to={target} replace />;
+  }
+  return children;
+}
+
+function PageLoader() {
+  return (
+    <Center py="xl" role="status" aria-label="Loading your workspaces">
+      <Loader size="sm" />
+    </Center>
+  );
 }

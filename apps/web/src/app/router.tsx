@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { moduleRoutes } from '../features/modules/routes';
 import { organizationSettingsRoutes } from '../features/organization-settings/routes';
 import { organizationRoutes } from '../features/organizations/routes';
 import { workspaceSettingsRoutes } from '../features/workspace-settings/routes';
@@ -147,6 +148,7 @@ export const routes: RouteObject[] = [
                   import('../features/profile/pages/ProfilePage').then((m) => m.ProfilePage),
                 ),
               },
+              ...moduleRoutes(lazyPage),
               ...organizationRoutes(lazyPage),
               ...organizationSettingsRoutes(lazyPage),
               ...workspaceSettingsRoutes(lazyPage),

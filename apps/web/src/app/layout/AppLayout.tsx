@@ -6,21 +6,36 @@ import {
   Group,
   NavLink,
   ScrollArea,
+  type ScrollAreaProps,
+  Text,
   UnstyledButton,
   useMantineTheme,
 } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { ModalsProvider } from '@mantine/modals';
-import { IconLayoutDashboard, IconSettings } from '@tabler/icons-react';
+import { IconHome, IconLayoutDashboard, IconSettings } from '@tabler/icons-react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useAuthStore } from '../../lib/auth-store';
+import { moduleHomePath, moduleName, moduleOfPath } from '../../lib/tenancy';
+import { WorkspaceGuard } from '../guards';
 import { AppBreadcrumbs } from './AppBreadcrumbs';
 import { Copyright } from './Copyright';
-import { Logo } from './Logo';
+import { Logo, LogoMark } from './Logo';
+import { ChannelMenu, SettingsGears, WorkspaceMenu } from './TenancyMenus';
 import { useToastArea } from './toast-area';
 import { UserMenu } from './UserMenu';
 
 const DASHBOARD_RE = /^\/ps\/(?:[^/]+\/)?dashboard\/?$/;
+
+/**
+ * Spec §2: the sidebar scrollbar's length stays between 40 and 200 px. Mantine sizes the thumb
+ * from the content ratio (at least 18 px); CSS bounds its length (height) to that range.
+ */
+const SIDEBAR_SCROLL_STYLES = { thumb: { minHeight: 40, maxHeight: 200 } };
+
+function SidebarScroll(props: ScrollAreaProps) {
+  return <ScrollArea scrollbarSize={8} styles={SIDEBAR_SCROLL_STYLES} {...props} />;
+}
 
 /** The signed-in container (label Home): header, sidebar, breadcrumbs, page, footer. */
 export function AppLayout() {
@@ -38,6 +53,19 @@ export function AppLayout() {
   const home = currentClientId
     ? `/ps/${encodeURIComponent(currentClientId)}/dashboard`
     : '/ps/dashboard';
+
+  const module = moduleOfPath(pathname);
+  const moduleLinks =
+    module && currentClientId
+      ? [
+          {
+            to: moduleHomePath(module, currentClientId),
+            label: 'Home',
+            icon: IconHome,
+            active: pathname === moduleHomePath(module, currentClientId),
+          },
+        ]
+      : [];
 
   const links = [
     {
@@ -87,18 +115,33 @@ export function AppLayout() {
               aria-controls="app-sidebar"
             />
             <UnstyledButton component={Link} to={home} aria-label="Portolan, go to the dashboard">
-              <Logo />
+              <Group visibleFrom="sm">
+                <Logo />
+              </Group>
+              <Group hiddenFrom="sm">
+                <LogoMark size={30} />
+              </Group>
             </UnstyledButton>
+            <Group gap={4} wrap="nowrap" ml={{ base: 0, sm: 'md' }}>
+              <WorkspaceMenu />
+              <ChannelMenu />
+              <SettingsGears />
+            </Group>
           </Group>
           <UserMenu />
         </Group>
       </AppShell.Header>
 
       <AppShell.Navbar id="app-sidebar" aria-label="Main navigation" p="sm" inert={sidebarHidden}>
-        <AppShell.Section grow component={ScrollArea} scrollbarSize={8}>
-          {links.map((link) => (
+        <AppShell.Section grow component={SidebarScroll}>
+          {module && moduleLinks.length > 0 && (
+            <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt={4} pb={6}>
+              {moduleName(module)}
+            </Text>
+          )}
+          {[...moduleLinks, ...links].map((link) => (
             <NavLink
-              key={link.label}
+              key={`${link.label}-${link.to}`}
               component={Link}
               to={link.to}
               label={link.label}
@@ -118,7 +161,9 @@ export function AppLayout() {
       <AppShell.Main bg="gray.0">
         <AppBreadcrumbs />
         <ModalsProvider labels={{ confirm: 'Confirm', cancel: 'Cancel' }}>
-          <Outlet />
+          <WorkspaceGuard>
+            <Outlet />
+          </WorkspaceGuard>
         </ModalsProvider>
       </AppShell.Main>
 

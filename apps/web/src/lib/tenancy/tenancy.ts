@@ -73,6 +73,11 @@ function toStored(entry: Entry): OrgListEntry {
   } as OrgListEntry;
 }
 
+/** The API's entries in the stored shape (a null role is read as CLIENT). */
+export function toStoredList(entries: readonly Entry[]): OrgListEntry[] {
+  return entries.map(toStored);
+}
+
 function reorderStored(): void {
   const { org, current_client } = useAuthStore.getState();
   useAuthStore.setState({
@@ -146,9 +151,13 @@ export function applyOrganizationList(
  * Makes a workspace current (spec §4 "Workspace switch", first half): its organization moves to
  * the top, the role and modules listed are used at once, then the user's role, modules and name
  * are loaded from the server; the channel defaults to the first enabled module (ROG skipped)
- * unless a module still enabled was chosen before. Returns false when the workspace is not listed.
+ * unless a module still enabled was chosen before (`keepChannel`: the route decides, as the
+ * navigation guard does). Returns false when the workspace is not listed.
  */
-export function selectWorkspace(clientId: string): boolean {
+export function selectWorkspace(
+  clientId: string,
+  options: { keepChannel?: boolean } = {},
+): boolean {
   const found = findWorkspace(clientId);
   if (!found) return false;
   const { entry, client } = found;
@@ -156,7 +165,10 @@ export function selectWorkspace(clientId: string): boolean {
   const modules = client.modules ?? [];
   const channels = { ...state.ps_current_channel };
   const remembered = channels[clientId];
-  if (!remembered || !enabledModules(modules).includes(remembered as never)) {
+  if (
+    !options.keepChannel &&
+    (!remembered || !enabledModules(modules).includes(remembered as never))
+  ) {
     const channel = defaultChannel(modules);
     if (channel) channels[clientId] = channel;
     else delete channels[clientId];

@@ -1,15 +1,19 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { useAuthStore } from '../../../lib/auth-store';
 import { ada, apiError, json, mockApi } from '../../../test/api-mock';
 import { renderApp, signIn } from '../../../test/render-app';
+import { ids, orgList, page } from '../../../test/tenancy-fixtures';
 import { missingProfileParts } from './DashboardPage';
 
+const ME_ORGS = 'GET /v1/me/organizations/and/clients/';
 const complete = { ...ada, phone: '+44 20 7946 0000', avatar: '/uploads/ada.png' };
 
 describe('DashboardPage', () => {
   it('says each thing once: one heading, layout breadcrumbs, the e-mail once', async () => {
-    mockApi({ 'GET /v1/rest-auth/user/': json(complete) });
-    signIn();
+    mockApi({ 'GET /v1/rest-auth/user/': json(complete), [ME_ORGS]: json(page([])) });
+    signIn({ ...ada, can_create_client: false });
     renderApp('/ps/dashboard');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeVisible();
@@ -22,10 +26,61 @@ describe('DashboardPage', () => {
     expect(within(main).getByText(/Signed in as/)).toHaveTextContent(
       'Signed in as ada@example.com',
     );
-    // The honest empty state stays.
+    // No organization and no right to create one: the honest empty state.
     expect(
-      screen.getByRole('heading', { level: 2, name: 'You do not belong to any workspace yet' }),
+      await screen.findByRole('heading', {
+        level: 2,
+        name: 'You do not belong to any workspace yet',
+      }),
     ).toBeVisible();
+    expect(screen.queryByRole('link', { name: 'Create your organization' })).toBeNull();
+  });
+
+  it('offers "Create your organization" to a user with none who may create one', async () => {
+    mockApi({ 'GET /v1/rest-auth/user/': json(complete), [ME_ORGS]: json(page([])) });
+    signIn();
+    renderApp('/ps/dashboard');
+    const section = await screen.findByRole('region', { name: 'Create your organization' });
+    expect(within(section).getByRole('link', { name: 'Create your organization' })).toHaveAttribute(
+      'href',
+      '/ps/organizations/create',
+    );
+  });
+
+  it('lists the organizations by name and their workspaces; Open switches in a new tab', async () => {
+    const user = userEvent.setup();
+    const mock = mockApi({
+      'GET /v1/rest-auth/user/': json(complete),
+      [ME_ORGS]: json(page(orgList())),
+      'POST /v1/activities/': json({ id: 'x' }, 201),
+    });
+    signIn();
+    renderApp('/ps/dashboard');
+    const sections = await screen.findAllByRole('region', { name: /^(Acme|beta|zeta)$/ });
+    expect(
+      sections.map((s) => s.getAttribute('aria-labelledby') && s.querySelector('h2')?.textContent),
+    ).toEqual(['Acme', 'beta', 'zeta']);
+    const acme = sections[0]!;
+    expect(
+      within(acme)
+        .getAllByRole('heading', { level: 3 })
+        .map((h) => h.textContent),
+    ).toEqual(['dock', 'Harbour', 'Quiet']);
+    expect(within(acme).getByRole('link', { name: 'Add a workspace' })).toHaveAttribute(
+      'href',
+      `/ps/organizations/${ids.acme}/clients/add`,
+    );
+    expect(within(sections[1]!).queryByRole('link', { name: 'Add a workspace' })).toBeNull();
+    const opened: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      if (this.target === '_blank') opened.push(this.getAttribute('href')!);
+    });
+    await user.click(within(acme).getByRole('button', { name: 'Open Harbour in a new tab' }));
+    expect(opened).toEqual([`/tr/${ids.harbour}/home`]);
+    expect(useAuthStore.getState().current_client?.id).toBe(ids.harbour);
+    expect(mock.callsTo('POST /v1/activities/')).toHaveLength(1);
   });
 
   it('shows no profile prompt when the profile is complete', async () => {

@@ -1,10 +1,10 @@
 import {
-  Alert,
-  Anchor,
+  Badge,
   Button,
   Card,
   EmptyState,
   Group,
+  SimpleGrid,
   Skeleton,
   Stack,
   Text,
@@ -12,14 +12,34 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import type { User } from '@portolan/contract';
-import { IconBuildingCommunity, IconInfoCircle, IconUserCircle } from '@tabler/icons-react';
+import {
+  can,
+  ROLE_NAMES,
+  showsOrganizationGear,
+  type MyOrganizationEntry,
+  type OrgRole,
+  type User,
+} from '@portolan/contract';
+import {
+  IconBuildingCommunity,
+  IconBuildingPlus,
+  IconExternalLink,
+  IconSettings,
+  IconUserCircle,
+} from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import { loadFailureReason } from '../../../lib/api';
 import { useAuthStore } from '../../../lib/auth-store';
 import { currentUserQueryOptions } from '../../../lib/current-user';
 import { RetryAlert } from '../../../lib/retry-alert';
+import {
+  enabledModules,
+  moduleName,
+  orderOrganizations,
+  switchWorkspace,
+  useMyOrganizations,
+} from '../../../lib/tenancy';
 
 /**
  * What the profile lacks, in the words of the prompt: the name (both parts), a photo and a phone
@@ -66,24 +86,178 @@ function ProfilePrompt({ missing }: { missing: string[] }) {
   );
 }
 
+function CreateOrganizationCard() {
+  return (
+    <Card padding="xl" component="section" aria-labelledby="create-org-title">
+      <EmptyState
+        icon={<IconBuildingPlus size={36} stroke={1.5} aria-hidden="true" />}
+        variant="light"
+      >
+        <EmptyState.Title order={2} id="create-org-title">
+          Create your organization
+        </EmptyState.Title>
+        <EmptyState.Description maw={560}>
+          An organization holds your team's workspaces. Name it, then add a first workspace: its
+          modules open from there.
+        </EmptyState.Description>
+        <Group justify="center" mt="md">
+          <Button component={Link} to="/ps/organizations/create">
+            Create your organization
+          </Button>
+        </Group>
+      </EmptyState>
+    </Card>
+  );
+}
+
+function NoWorkspaceCard() {
+  return (
+    <Card padding="xl">
+      <EmptyState
+        icon={<IconBuildingCommunity size={36} stroke={1.5} aria-hidden="true" />}
+        variant="light"
+      >
+        <EmptyState.Title order={2}>You do not belong to any workspace yet</EmptyState.Title>
+        <EmptyState.Description maw={560}>
+          Workspaces are where your team works on shipments and transit. When an organization
+          invites you to one, the invitation arrives by e-mail and the workspace shows up here.
+        </EmptyState.Description>
+      </EmptyState>
+    </Card>
+  );
+}
+
+type Workspace = MyOrganizationEntry['clients'][number];
+
+function WorkspaceCard({ client, current }: { client: Workspace; current: boolean }) {
+  const modules = enabledModules(client.modules);
+  return (
+    <Card padding="md" withBorder component="li" style={{ listStyle: 'none' }}>
+      <Stack gap={6} h="100%">
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <Title order={3} fz="h5" lineClamp={2}>
+            {client.name}
+          </Title>
+          {current && (
+            <Badge size="sm" variant="light" color="teal">
+              Current
+            </Badge>
+          )}
+        </Group>
+        <Text size="xs" c="dimmed">
+          {client.role ? ROLE_NAMES[client.role.key] : 'Member'}
+          {' · '}
+          {modules.length > 0 ? modules.map(moduleName).join(', ') : 'No module enabled'}
+        </Text>
+        {!client.active && (
+          <Badge size="sm" variant="light" color="orange">
+            Waiting for approval
+          </Badge>
+        )}
+        <Group mt="auto" pt={6}>
+          <Button
+            size="xs"
+            variant={current ? 'light' : 'filled'}
+            disabled={!client.active}
+            onClick={() => switchWorkspace(client.id)}
+            rightSection={current ? null : <IconExternalLink size={14} aria-hidden="true" />}
+            aria-label={`Open ${client.name}${current ? '' : ' in a new tab'}`}
+          >
+            Open
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+function OrganizationSection({
+  entry,
+  currentClientId,
+}: {
+  entry: MyOrganizationEntry;
+  currentClientId: string | undefined;
+}) {
+  const { organization } = entry;
+  const role = (organization.role?.key ?? null) as OrgRole | null;
+  const titleId = `org-${organization.id}`;
+  return (
+    <Card padding="lg" component="section" aria-labelledby={titleId}>
+      <Group justify="space-between" mb="md" wrap="wrap" gap="xs">
+        <Group gap="xs">
+          <Title order={2} fz="h4" id={titleId}>
+            {organization.name}
+          </Title>
+          {role && (
+            <Badge variant="light" size="sm">
+              {ROLE_NAMES[role]}
+            </Badge>
+          )}
+        </Group>
+        <Group gap="xs">
+          {can({ orgRole: role }, 'organization.clients.create') && (
+            <Button
+              component={Link}
+              to={`/ps/organizations/${encodeURIComponent(organization.id)}/clients/add`}
+              size="xs"
+              variant="default"
+            >
+              Add a workspace
+            </Button>
+          )}
+          {showsOrganizationGear({ has_access: organization.has_access, role }) && (
+            <Button
+              component={Link}
+              to={`/ps/organization-settings/${encodeURIComponent(organization.id)}`}
+              size="xs"
+              variant="subtle"
+              leftSection={<IconSettings size={14} aria-hidden="true" />}
+              aria-label={`Settings of ${organization.name}`}
+            >
+              Settings
+            </Button>
+          )}
+        </Group>
+      </Group>
+      {entry.clients.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No workspace yet.
+        </Text>
+      ) : (
+        <SimpleGrid component="ul" cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" p={0} m={0}>
+          {entry.clients.map((client) => (
+            <WorkspaceCard
+              key={client.id}
+              client={client}
+              current={client.id === currentClientId}
+            />
+          ))}
+        </SimpleGrid>
+      )}
+    </Card>
+  );
+}
+
 /**
- * /ps/dashboard and /ps/:client_id/dashboard (ps-dashboard, "Portal Dashboard"). The breadcrumbs
- * of the layout say where the user is; the page says each thing once: one greeting (the h1), the
- * e-mail signed in with, a profile prompt only while the profile lacks something, and honestly
- * that the user does not belong to any workspace yet.
+ * /ps/dashboard and /ps/:client_id/dashboard (ps-dashboard, "Portal Dashboard"): the greeting,
+ * a profile prompt while the profile lacks something, and the caller's organizations with their
+ * workspaces (ordered as spec §4; a workspace opens through the workspace switch). A user with no
+ * organization who may create one is offered "Create your organization" right here.
  */
 export function DashboardPage() {
-  const { client_id: clientId } = useParams();
-  const currentClient = useAuthStore((s) => s.current_client);
+  const currentClientId = useAuthStore((s) => s.current_client?.id);
+  const currentOrgId = useAuthStore((s) => s.org.current?.id);
   const storedEmail = useAuthStore((s) => s.user?.email);
+  const canCreate = useAuthStore((s) => s.user?.can_create_client ?? false);
   const user = useQuery(currentUserQueryOptions());
+  const orgs = useMyOrganizations();
   const firstName = user.data?.first_name.trim();
   const email = user.data?.email ?? storedEmail;
-  const unknownWorkspace = Boolean(clientId) && currentClient?.id !== clientId;
   const missing = user.data ? missingProfileParts(user.data) : [];
+  const entries = orgs.data ? orderOrganizations(orgs.data, currentOrgId, currentClientId) : [];
 
   return (
-    <Stack gap="xl" maw={960}>
+    <Stack gap="xl" maw={1100}>
       <Stack gap={4}>
         {user.isPending ? (
           <>
@@ -106,37 +280,22 @@ export function DashboardPage() {
         </RetryAlert>
       )}
 
-      {unknownWorkspace && (
-        <Alert
-          color="orange"
-          variant="light"
-          title="This workspace is not among yours"
-          icon={<IconInfoCircle size={18} aria-hidden="true" />}
-        >
-          The link you followed points to a workspace you do not belong to, or one that no longer
-          exists. Ask its owner for an invitation, or{' '}
-          <Anchor component={Link} to="/ps/dashboard" inherit fw={600}>
-            go to your dashboard
-          </Anchor>
-          .
-        </Alert>
-      )}
-
       {missing.length > 0 && <ProfilePrompt missing={missing} />}
 
-      <Card padding="xl">
-        <EmptyState
-          icon={<IconBuildingCommunity size={36} stroke={1.5} aria-hidden="true" />}
-          variant="light"
-        >
-          <EmptyState.Title order={2}>You do not belong to any workspace yet</EmptyState.Title>
-          <EmptyState.Description maw={560}>
-            Workspaces are where your team works on shipments and transit. When an organization
-            invites you to one, the invitation arrives by e-mail and the workspace shows up here.
-            Organizations and workspaces arrive in a later release of Portolan.
-          </EmptyState.Description>
-        </EmptyState>
-      </Card>
+      {orgs.isError && (
+        <RetryAlert onRetry={() => void orgs.refetch()}>
+          We could not load your organizations. {loadFailureReason(orgs.error)}
+        </RetryAlert>
+      )}
+      {orgs.isPending && <Skeleton height={160} radius="md" aria-hidden="true" />}
+      {orgs.data?.length === 0 && (canCreate ? <CreateOrganizationCard /> : <NoWorkspaceCard />)}
+      {entries.map((entry) => (
+        <OrganizationSection
+          key={entry.organization.id}
+          entry={entry}
+          currentClientId={currentClientId}
+        />
+      ))}
     </Stack>
   );
 }

@@ -1,0 +1,90 @@
+import { Alert, Badge, Card, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { effectiveWorkspaceRole, ROLE_NAMES, type Role } from '@portolan/contract';
+import { IconCheck, IconPlug, IconX } from '@tabler/icons-react';
+import { useLocation, useParams } from 'react-router';
+import { moduleName, moduleOfPath, useWorkspaceAccess } from '../../../lib/tenancy';
+import { describeAccess } from '../components/permissions';
+
+/**
+ * A module's home in a workspace (`/tr/:client_id/home` and the like): the module, the workspace,
+ * and what the member may do there. The module's own tools are outside this product; an
+ * administrator is told this is where they plug in.
+ */
+export function ModuleHomePage() {
+  const { pathname } = useLocation();
+  const { client_id: clientId } = useParams();
+  const module = moduleOfPath(pathname);
+  const access = useWorkspaceAccess(clientId);
+  if (!module) return null;
+  const name = moduleName(module);
+  const actor = { orgRole: access?.orgRole ?? null, workspaceRole: access?.workspaceRole ?? null };
+  const role = effectiveWorkspaceRole(actor);
+  const admin = role === 'OWNER' || role === 'ADMIN';
+  const { allowed, denied } = describeAccess(actor);
+
+  return (
+    <Stack gap="xl" maw={960}>
+      <Stack gap={4}>
+        <Title order={1}>{name}</Title>
+        <Text c="dimmed">
+          Workspace <strong>{access?.name ?? '…'}</strong>
+          {access && <> in {access.organization.name}</>}
+        </Text>
+      </Stack>
+
+      <Alert
+        color="ocean"
+        variant="light"
+        icon={<IconPlug size={18} aria-hidden="true" />}
+        title={`The ${name} tools live outside Portolan`}
+      >
+        {admin
+          ? `This page is where the ${name} tools plug in. Portolan manages who may use them: the workspace, its members and its modules.`
+          : `The ${name} tools are not part of Portolan. This page shows the workspace and what you may do in it.`}
+      </Alert>
+
+      <Card padding="lg" component="section" aria-labelledby="module-access-title">
+        <Group justify="space-between" mb="sm">
+          <Title order={2} fz="h4" id="module-access-title">
+            What you may do here
+          </Title>
+          {role && <Badge variant="light">{ROLE_NAMES[role as Role]}</Badge>}
+        </Group>
+        <List
+          spacing={6}
+          size="sm"
+          icon={
+            <ThemeIcon size={20} radius="xl" color="teal" aria-hidden="true">
+              <IconCheck size={14} />
+            </ThemeIcon>
+          }
+        >
+          {allowed.map((label) => (
+            <List.Item key={label}>{label}</List.Item>
+          ))}
+        </List>
+        {denied.length > 0 && (
+          <>
+            <Text size="sm" fw={600} mt="md" mb={6}>
+              Not with your role
+            </Text>
+            <List
+              spacing={6}
+              size="sm"
+              c="dimmed"
+              icon={
+                <ThemeIcon size={20} radius="xl" color="gray" variant="light" aria-hidden="true">
+                  <IconX size={14} />
+                </ThemeIcon>
+              }
+            >
+              {denied.map((label) => (
+                <List.Item key={label}>{label}</List.Item>
+              ))}
+            </List>
+          </>
+        )}
+      </Card>
+    </Stack>
+  );
+}
