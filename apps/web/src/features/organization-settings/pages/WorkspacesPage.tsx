@@ -75,11 +75,11 @@ export function workspaceActions(orgRole: OrgRole | null, client: Client) {
 
 function StatusBadge({ client }: { client: Client }) {
   return client.active ? (
-    <Badge color="teal" variant="light" c="dark.7">
+    <Badge color="teal" variant="light" c="dark.7" miw="max-content">
       Active
     </Badge>
   ) : (
-    <Badge color="orange" variant="light" c="dark.7">
+    <Badge color="orange" variant="light" c="dark.7" miw="max-content">
       Pending approval
     </Badge>
   );
@@ -172,15 +172,15 @@ function WorkspaceMenu({ client, orgId, orgRole, onApprove, onDelete }: RowProps
 function ListView(props: Omit<RowProps, 'client'> & { clients: Client[] }) {
   return (
     <Card padding={0} withBorder>
-      <Table.ScrollContainer minWidth={640}>
+      <Table.ScrollContainer minWidth={340}>
         <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
           <Table.Caption>Workspaces of the organization</Table.Caption>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Workspace</Table.Th>
               <Table.Th>Status</Table.Th>
-              <Table.Th>Modules on</Table.Th>
-              <Table.Th>Created</Table.Th>
+              <Table.Th visibleFrom="md">Modules on</Table.Th>
+              <Table.Th visibleFrom="sm">Created</Table.Th>
               <Table.Th>
                 <VisuallyHidden>Actions</VisuallyHidden>
               </Table.Th>
@@ -200,10 +200,10 @@ function ListView(props: Omit<RowProps, 'client'> & { clients: Client[] }) {
                 <Table.Td>
                   <StatusBadge client={client} />
                 </Table.Td>
-                <Table.Td>
+                <Table.Td visibleFrom="md">
                   <Text size="sm">{moduleSummary(client)}</Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td visibleFrom="sm">
                   <Text size="sm">{formatDate(client.created)}</Text>
                 </Table.Td>
                 <Table.Td>
