@@ -4,8 +4,9 @@
 // Google sign-in pointing at the local OpenID Connect provider.
 // Its output goes to <run>/server.log (also to our stdout with E2E_SERVER_LOG=1). If it dies on
 // its own, the end of the log is printed so the reason shows in Playwright's output.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ROOT, SERVER_ENTRY } from '../../scripts/lib/paths.ts';
 import { exitCodeOf } from '../../scripts/lib/proc.ts';
 import { ensureWebBuild } from '../../scripts/lib/web-build.ts';
@@ -44,6 +45,18 @@ Object.assign(env, {
   GOOGLE_ISSUER: run.oidcIssuer,
   ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
 });
+
+// The demo data first (an owner, a STAFF member and the workspace waiting for approval that they
+// made: e2e/support/demo.ts), for the journeys that start inside an organization with members.
+const seeded = spawnSync(process.execPath, [path.join(ROOT, 'apps/api/src/seed/cli.ts')], {
+  cwd: ROOT,
+  env,
+  encoding: 'utf8',
+});
+if (seeded.status !== 0) {
+  process.stderr.write(`The demo seed failed:\n${seeded.stdout}${seeded.stderr}`);
+  process.exit(1);
+}
 
 const log = createWriteStream(run.serverLog, { flags: 'a' });
 // Its own process group: it gets exactly one SIGTERM, from us, when Playwright stops us.

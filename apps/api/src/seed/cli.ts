@@ -1,7 +1,14 @@
 // `npm run seed`: demo data in the configured database (PGlite in DATA_DIR unless DATABASE_URL is set).
 import { loadConfig } from '../config.ts';
 import { withMigratedDatabase } from '../db/open-cli.ts';
-import { DEMO_ORGANIZATION, DEMO_OWNER, DEMO_WORKSPACES, seedDemo } from './demo.ts';
+import {
+  DEMO_ORGANIZATION,
+  DEMO_OWNER,
+  DEMO_PENDING_WORKSPACE,
+  DEMO_STAFF,
+  DEMO_WORKSPACES,
+  seedDemo,
+} from './demo.ts';
 
 const config = loadConfig();
 await withMigratedDatabase(config, async (database) => {
@@ -10,7 +17,10 @@ await withMigratedDatabase(config, async (database) => {
   console.log(
     `Organization "${DEMO_ORGANIZATION}" with workspaces: ${DEMO_WORKSPACES.join(', ')}.`,
   );
-  console.log(`Sign in at ${config.publicUrl}/login with:`);
-  console.log(`  e-mail:   ${DEMO_OWNER.email}`);
-  console.log(`  password: ${DEMO_OWNER.password}`);
+  console.log(
+    `"${DEMO_PENDING_WORKSPACE}", made by a STAFF member, waits for the owner's approval.`,
+  );
+  console.log(`Sign in at ${config.publicUrl}/login as the owner or the staff member:`);
+  console.log(`  ${DEMO_OWNER.email}  /  ${DEMO_OWNER.password}`);
+  console.log(`  ${DEMO_STAFF.email}  /  ${DEMO_STAFF.password}`);
 });

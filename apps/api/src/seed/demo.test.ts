@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../../test/support/app.ts';
+import { bearer, createTestApp, signIn, type TestApp } from '../../test/support/app.ts';
 import {
   clientMembers,
   clientModules,
@@ -8,7 +8,13 @@ import {
   organizationMembers,
   organizations,
 } from '../db/schema/index.ts';
-import { DEMO_OWNER, DEMO_WORKSPACES, seedDemo } from './demo.ts';
+import {
+  DEMO_OWNER,
+  DEMO_PENDING_WORKSPACE,
+  DEMO_STAFF,
+  DEMO_WORKSPACES,
+  seedDemo,
+} from './demo.ts';
 
 describe('demo seed', () => {
   let t: TestApp;
@@ -17,24 +23,34 @@ describe('demo seed', () => {
   });
   afterAll(() => t.close());
 
-  it('creates an owner who can sign in, an organization and two TR workspaces, once', async () => {
+  it('creates an owner who can sign in, an organization, two TR workspaces and a STAFF member whose workspace waits for approval, once', async () => {
     expect(await seedDemo(t.ctx.db, 'transit')).toEqual({ created: true });
     expect(await seedDemo(t.ctx.db, 'transit')).toEqual({ created: false });
 
     const token = await signIn(t, DEMO_OWNER.email, DEMO_OWNER.password);
-    expect(token).toBeTruthy();
+    expect(await signIn(t, DEMO_STAFF.email, DEMO_STAFF.password)).toBeTruthy();
     const orgs = await t.ctx.db.select().from(organizations);
     expect(orgs).toHaveLength(1);
-    const [membership] = await t.ctx.db
+    const members = await t.ctx.db
       .select()
       .from(organizationMembers)
       .where(eq(organizationMembers.organization_id, orgs[0]!.id));
-    expect(membership!.role).toBe('OWNER');
-    const workspaces = await t.ctx.db.select().from(clients);
-    expect(workspaces.map((w) => w.name).sort()).toEqual([...DEMO_WORKSPACES].sort());
+    expect(members.map((m) => m.role).sort()).toEqual(['OWNER', 'STAFF']);
+
+    // The owner sees the three through the API, the STAFF member's one still pending.
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/v1/organizations/${orgs[0]!.id}/clients/`,
+      headers: bearer(token),
+    });
+    const listed = res.json().results as { name: string; active: boolean }[];
+    expect(listed.map((w) => [w.name, w.active]).sort()).toEqual(
+      [...DEMO_WORKSPACES.map((name) => [name, true]), [DEMO_PENDING_WORKSPACE, false]].sort(),
+    );
     const modules = await t.ctx.db.select().from(clientModules);
-    expect(modules).toHaveLength(2);
-    expect(modules.every((m) => m.module === 'TR' && m.enabled)).toBe(true);
-    expect(await t.ctx.db.select().from(clientMembers)).toHaveLength(2);
+    expect(modules).toHaveLength(3);
+    expect(modules.filter((m) => m.enabled)).toHaveLength(2);
+    expect(await t.ctx.db.select().from(clients)).toHaveLength(3);
+    expect(await t.ctx.db.select().from(clientMembers)).toHaveLength(3);
   });
 });

@@ -2,7 +2,12 @@ import { sql } from 'drizzle-orm';
 import type { AppProfile } from '@portolan/contract';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
-import { createClient, createOrganization, createUser } from './factories.ts';
+import {
+  addOrganizationMember,
+  createClient,
+  createOrganization,
+  createUser,
+} from './factories.ts';
 
 export const DEMO_OWNER = {
   email: 'owner@portolan.demo',
@@ -10,12 +15,21 @@ export const DEMO_OWNER = {
   first_name: 'Olivia',
   last_name: 'Owner',
 };
+export const DEMO_STAFF = {
+  email: 'staff@portolan.demo',
+  password: 'Portolan demo staff 2026',
+  first_name: 'Sam',
+  last_name: 'Staff',
+};
 export const DEMO_ORGANIZATION = 'Demo Shipping Co.';
 export const DEMO_WORKSPACES = ['North Atlantic Transit', 'Pacific Freight Lanes'];
+/** Created by the STAFF member, so it waits for the owner's approval. */
+export const DEMO_PENDING_WORKSPACE = 'Gulf Coast Pilot';
 
 /**
  * Demo data: an active owner, an organization and two workspaces with the profile's modules
- * enabled. Runs in one transaction and does nothing when the demo owner already exists.
+ * enabled; a STAFF member of the organization and the workspace they created, waiting for the
+ * owner's approval. Runs in one transaction and does nothing when the demo owner already exists.
  */
 export async function seedDemo(db: Db, appProfile: AppProfile): Promise<{ created: boolean }> {
   return db.transaction(async (tx) => {
@@ -30,6 +44,17 @@ export async function seedDemo(db: Db, appProfile: AppProfile): Promise<{ create
     for (const name of DEMO_WORKSPACES) {
       await createClient(tx, { organizationId: org.id, ownerId: owner.id, name, appProfile });
     }
+    const staff = await createUser(tx, { ...DEMO_STAFF, can_create_client: false });
+    await addOrganizationMember(tx, { organizationId: org.id, userId: staff.id, role: 'STAFF' });
+    // As the workspaces service leaves a STAFF creation: inactive, modules off, its creator owner.
+    await createClient(tx, {
+      organizationId: org.id,
+      ownerId: staff.id,
+      name: DEMO_PENDING_WORKSPACE,
+      appProfile,
+      active: false,
+      enabledModules: [],
+    });
     return { created: true };
   });
 }

@@ -150,7 +150,7 @@ function WorkspaceCard({ client, current }: { client: Workspace; current: boolea
           {modules.length > 0 ? modules.map(moduleName).join(', ') : 'No module enabled'}
         </Text>
         {!client.active && (
-          <Badge size="sm" variant="light" color="orange">
+          <Badge size="sm" variant="light" color="orange" c="dark.7">
             Waiting for approval
           </Badge>
         )}
