@@ -6,6 +6,7 @@ import {
   type Role,
 } from '@portolan/contract';
 import {
+  IconBuildingCog,
   IconBuildingPlus,
   IconCheck,
   IconChevronDown,
@@ -184,7 +185,7 @@ export function SettingsGears() {
             aria-label={`Organization settings: ${entry.organization.name}`}
             visibleFrom="sm"
           >
-            <IconSettings size={20} aria-hidden="true" />
+            <IconBuildingCog size={20} aria-hidden="true" />
           </ActionIcon>
         </Tooltip>
       )}

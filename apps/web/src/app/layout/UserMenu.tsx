@@ -1,4 +1,4 @@
-import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -37,7 +37,9 @@ export function UserMenu() {
             <Text size="sm" fw={500} visibleFrom="sm" maw={180} truncate>
               {name}
             </Text>
-            <IconChevronDown size={16} aria-hidden="true" />
+            <Box visibleFrom="sm" display="flex">
+              <IconChevronDown size={16} aria-hidden="true" />
+            </Box>
           </Group>
         </UnstyledButton>
       </Menu.Target>
