@@ -1,12 +1,14 @@
 // Organization and workspace settings against the real server: an owner creates an organization
 // and workspaces through the pages, switches a module off, keeps the grid view across a reload,
-// deletes a workspace through the confirmation modal; every page passes axe. With
+// deletes a workspace through the confirmation modal; a workspace added by the demo STAFF member
+// waits until the demo OWNER approves it; every page passes axe. With
 // E2E_SHOTS_DIR set, each page is also photographed at 1440 and 390 px wide.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createActiveUser } from '../support/accounts.ts';
 import { expect, expectNoSeriousA11yViolations, test } from '../support/fixtures.ts';
+import { DEMO_ORGANIZATION, DEMO_OWNER, DEMO_STAFF } from '../support/demo.ts';
 import { AUTH_STORAGE_KEY } from '../support/session.ts';
 import type { NewUser } from '../support/pages.ts';
 
@@ -212,9 +214,66 @@ test.describe('organization settings', () => {
     await expect(page.getByText('No activity matches')).toBeVisible();
   });
 
-  // Approving a STAFF member's workspace needs a STAFF member, and no API path makes one yet:
-  // invitations and role changes (POST .../users/invitation/, PUT .../users/{userId}/role/) come
-  // with the members issue, and the e2e server starts on an empty database without the demo seed.
-  // The approval itself is covered by the component tests and the API tests.
-  test.fixme('a STAFF-created workspace is approved by the OWNER', async () => {});
+  test('a workspace added by a STAFF member waits, and the OWNER approves it', async ({
+    browser,
+    page,
+    request,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    // The demo organization (support/demo.ts): its owner and a STAFF member.
+    const staffToken = await signInAs(page, request, {
+      ...DEMO_STAFF,
+      firstName: '',
+      lastName: '',
+    });
+    const orgs = await request.get('/v1/organizations/', {
+      headers: { Authorization: `Bearer ${staffToken}` },
+    });
+    const org = ((await orgs.json()) as { results: { id: string; name: string }[] }).results.find(
+      (o) => o.name === DEMO_ORGANIZATION,
+    )!;
+    const name = `Staff Lane ${Date.now().toString(36)}`;
+
+    // STAFF: told before and after that the workspace waits; no approval, no activities for them.
+    await page.goto(`/ps/organizations/${org.id}/clients/add`);
+    await expect(page.getByText('It will wait for approval')).toBeVisible();
+    await checkPage(page, testInfo, '13-add-workspace-staff');
+    await page.getByRole('textbox', { name: 'Workspace name' }).fill(name);
+    await page.getByRole('button', { name: 'Add workspace' }).click();
+    await expect(page.getByText(/waits for approval by an owner or an admin/)).toBeVisible();
+    await expect(page).toHaveURL(`/ps/organization-settings/${org.id}/clients`);
+    await page.getByText('Pending', { exact: true }).click();
+    const mine = page.getByRole('row').filter({ hasText: name });
+    await expect(mine.getByText('Pending approval')).toBeVisible();
+    await expect(page.getByRole('button', { name: `Approve ${name}` })).toHaveCount(0);
+    await expect(
+      page.getByRole('navigation', { name: 'Organization settings' }).getByRole('link', {
+        name: 'Activities',
+      }),
+    ).toHaveCount(0);
+    await checkPage(page, testInfo, '14-workspaces-staff');
+
+    // OWNER, in a browser of their own: approves it from the pending filter.
+    const context = await browser.newContext();
+    const owner = await context.newPage();
+    await signInAs(owner, request, { ...DEMO_OWNER, firstName: '', lastName: '' });
+    await owner.goto(`/ps/organization-settings/${org.id}/clients`);
+    await owner.getByText('Pending', { exact: true }).click();
+    const approve = owner.getByRole('button', { name: `Approve ${name}` });
+    await expect(approve).toBeVisible();
+    await checkPage(owner, testInfo, '15-workspaces-pending-owner');
+    await approve.click();
+    await expect(owner.getByText(`${name} is approved: its members can use it now.`)).toBeVisible();
+    await expect(approve).toHaveCount(0);
+    await context.close();
+
+    // The STAFF member now sees it active.
+    const list = await request.get(`/v1/organizations/${org.id}/clients/`, {
+      headers: { Authorization: `Bearer ${staffToken}` },
+    });
+    const found = (
+      (await list.json()) as { results: { name: string; active: boolean }[] }
+    ).results.find((c) => c.name === name);
+    expect(found?.active).toBe(true);
+  });
 });

@@ -109,7 +109,7 @@ function WorkspaceMenu({ client, orgId, orgRole, onApprove, onDelete }: RowProps
       {allowed.approve && (
         <Button
           size="xs"
-          color="teal"
+          color="teal.9"
           leftSection={<IconCheck size={14} aria-hidden="true" />}
           onClick={() => onApprove(client)}
           aria-label={`Approve ${client.name}`}
