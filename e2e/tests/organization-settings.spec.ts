@@ -207,7 +207,7 @@ test.describe('organization settings', () => {
     await expect(page.getByRole('textbox', { name: 'Organization name' })).toHaveValue(orgName);
     await checkPage(page, testInfo, '11-information');
     await page.getByRole('link', { name: 'Activities' }).click();
-    await expect(page.getByRole('cell', { name: 'Deleted a workspace' })).toBeVisible();
+    await expect(page.getByRole('cell', { name: /^Deleted a workspace/ })).toBeVisible();
     await checkPage(page, testInfo, '12-activities');
     await page.getByPlaceholder('All actions').click();
     await page.getByRole('option', { name: 'Approved a workspace' }).click();

@@ -28,11 +28,20 @@ import { RetryAlert } from '../../../lib/retry-alert';
 import { ACTIVITY_LABELS, ACTIVITY_PAGE_SIZE_WEB, formatDate } from '../api/constants';
 import { activitiesQueryOptions, useOrganization } from '../api/org-settings-api';
 
-function who(activity: Activity): string {
+function Who({ activity }: { activity: Activity }) {
   const u = activity.user;
-  if (!u) return 'A former member';
+  if (!u) return <Text size="sm">A former member</Text>;
   const name = `${u.first_name} ${u.last_name}`.trim();
-  return name ? `${name} (${u.email})` : u.email;
+  return (
+    <Stack gap={0}>
+      <Text size="sm">{name || u.email}</Text>
+      {name && (
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {u.email}
+        </Text>
+      )}
+    </Stack>
+  );
 }
 
 function what(activity: Activity): string {
@@ -141,7 +150,7 @@ export function ActivitiesPage() {
           {activities.data && activities.data.results.length > 0 && (
             <>
               <Card padding={0} withBorder>
-                <Table.ScrollContainer minWidth={640}>
+                <Table.ScrollContainer minWidth={340}>
                   <Table verticalSpacing="sm" horizontalSpacing="md" striped>
                     <Table.Caption>
                       {activities.data.count}{' '}
@@ -150,9 +159,9 @@ export function ActivitiesPage() {
                     <Table.Thead>
                       <Table.Tr>
                         <Table.Th>Date</Table.Th>
-                        <Table.Th>Who</Table.Th>
                         <Table.Th>Action</Table.Th>
-                        <Table.Th>Details</Table.Th>
+                        <Table.Th>Who</Table.Th>
+                        <Table.Th visibleFrom="md">Details</Table.Th>
                       </Table.Tr>
                     </Table.Thead>
                     <Table.Tbody>
@@ -162,14 +171,17 @@ export function ActivitiesPage() {
                             <Text size="sm">{formatDate(a.created)}</Text>
                           </Table.Td>
                           <Table.Td>
-                            <Text size="sm">{who(a)}</Text>
-                          </Table.Td>
-                          <Table.Td>
                             <Text size="sm">
                               {ACTIVITY_LABELS[a.action as ActivityAction] ?? a.action}
                             </Text>
+                            <Text size="xs" c="dimmed" hiddenFrom="md">
+                              {what(a)}
+                            </Text>
                           </Table.Td>
                           <Table.Td>
+                            <Who activity={a} />
+                          </Table.Td>
+                          <Table.Td visibleFrom="md">
                             <Text size="sm">{what(a)}</Text>
                           </Table.Td>
                         </Table.Tr>

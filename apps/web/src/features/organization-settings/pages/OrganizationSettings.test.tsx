@@ -250,7 +250,7 @@ describe('Organization settings', () => {
     renderApp(`${BASE}/activities`);
     const user = userEvent.setup();
     expect(await screen.findByText('03/04/2026')).toBeVisible();
-    expect(screen.getByRole('cell', { name: 'Created a workspace' })).toBeVisible();
+    expect(screen.getByRole('cell', { name: /^Created a workspace/ })).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
     await waitFor(() => expect(mock.calls.some((c) => c.url.includes('page=2'))).toBe(true));
 
