@@ -11,7 +11,7 @@ import { WorkspaceSubPage, type WorkspaceContext } from './WorkspaceSubPage';
 
 /** Readable names of the app profiles. */
 export const APP_LABELS: Record<AppProfile, string> = {
-  mwrw: 'MAP & Rogue Watcher',
+  mwrw: 'MAP Watcher',
   matrix: 'Matrix',
   data_central: 'Data Central',
   precise_financial: 'Precise Financial',
