@@ -42,6 +42,35 @@ describe('Create an organization (ps/organizations/create)', () => {
     await waitFor(() => expect(mock.callsTo(ME_ORGS).length).toBeGreaterThan(loadsBefore));
   });
 
+  it('uploads the logo first (POST /v1/upload/) and sends its URL; refuses other file types', async () => {
+    const mock = mockApi({
+      'GET /v1/rest-auth/user/': json(ada),
+      'POST /v1/upload/': json({ url: '/uploads/logo.png' }, 201),
+      'POST /v1/organizations/': json({ ...organization('OWNER'), logo: '/uploads/logo.png' }, 201),
+    });
+    signIn();
+    const { container } = renderApp('/ps/organizations/create');
+    const user = userEvent.setup({ applyAccept: false });
+    await user.type(await screen.findByRole('textbox', { name: /Organization name/ }), 'Harbour');
+    const input = container.ownerDocument.querySelector('input[type="file"]') as HTMLInputElement;
+
+    await user.upload(input, new File(['%PDF'], 'logo.pdf', { type: 'application/pdf' }));
+    expect(await screen.findByText(/This file type is not supported/)).toBeVisible();
+    expect(mock.callsTo('POST /v1/upload/')).toHaveLength(0);
+
+    await user.upload(input, new File(['png'], 'logo.png', { type: 'image/png' }));
+    expect(await screen.findByRole('img', { name: 'Logo of Harbour' })).toBeVisible();
+    expect(((mock.callsTo('POST /v1/upload/')[0]?.body as FormData).get('file') as File).name).toBe(
+      'logo.png',
+    );
+    await user.click(screen.getByRole('button', { name: 'Create organization' }));
+    await screen.findByText(/has been created/);
+    expect(mock.callsTo('POST /v1/organizations/')[0]?.body).toEqual({
+      name: 'Harbour',
+      logo: '/uploads/logo.png',
+    });
+  });
+
   it('says so when billing allows only one organization (ORGANIZATION_LIMIT)', async () => {
     mockApi({
       'GET /v1/rest-auth/user/': json(ada),
