@@ -22,6 +22,7 @@ import {
 import { useParams } from 'react-router';
 import { api } from '../../../lib/api';
 import { currentUserKey } from '../../../lib/current-user';
+import { toast } from '../../../lib/toasts';
 import {
   clientKey,
   invalidateTenancy,
@@ -188,5 +189,10 @@ export function useSaveViewOption() {
       );
     },
     onSuccess: (user) => queryClient.setQueryData(currentUserKey, user),
+    // Not saved: show what the server keeps, and say so.
+    onError: () => {
+      void queryClient.invalidateQueries({ queryKey: currentUserKey });
+      toast.error('Your choice of view could not be saved. Please try again.');
+    },
   });
 }
