@@ -1,4 +1,5 @@
 import type {
+  ActivationResponse,
   ActivationTokenResponse,
   AppLoginRequest,
   GoogleLoginResponse,
@@ -32,17 +33,8 @@ export function register(body: RegistrationRequest) {
 }
 
 /**
- * The activation answer: `token` is a session token exactly like the sign-in answer's. (A server
- * of the previous release answered `detail` only; the page then asks the user to sign in.)
- */
-export interface ActivationResponse {
-  detail: string;
-  token?: string;
-}
-
-/**
  * PATCH /v1/rest-auth/registration/activation/ {code}, the activation token as Authorization
- * → {detail, token}.
+ * → {detail, token}: `token` is a session token exactly like the sign-in answer's.
  */
 export function activate(code: string, activationToken: string) {
   return api.patch<ActivationResponse>(

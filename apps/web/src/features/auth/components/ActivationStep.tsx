@@ -16,7 +16,7 @@ import { FormAlert } from './FormAlert';
 
 /** After activation the user is signed in (the answer carries a session token). */
 export const ACTIVATED_WELCOME = 'Your account is active. Welcome to Portolan!';
-/** A server that answers without a session token: the user signs in themselves. */
+/** An answer without a session token (a server of an older release): the user signs in. */
 export const ACTIVATED_MESSAGE = 'Your account is active. Sign in to continue.';
 
 export const ActivationMessages = {
