@@ -84,3 +84,39 @@ test.describe('on a phone (390 px)', () => {
     await expect(saved).toHaveCount(1);
   });
 });
+
+// Spec §2: the sidebar scrollbar's length stays between 40 and 200 px, however long or short the
+// sidebar's content is next to its height. Content is added to the sidebar to make both cases.
+test('the sidebar scrollbar is between 40 and 200 px long', async ({ page, account }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, account);
+  const sidebar = page.getByRole('navigation', { name: 'Main navigation' });
+  await expect(sidebar.getByRole('link').first()).toBeVisible();
+  const viewport = sidebar.locator('.mantine-ScrollArea-viewport');
+  const thumb = sidebar.locator(
+    '.mantine-ScrollArea-scrollbar[data-orientation="vertical"] .mantine-ScrollArea-thumb',
+  );
+
+  async function thumbLengthWith(extraPx: number) {
+    await viewport.evaluate((el, px) => {
+      el.querySelector('[data-test-filler]')?.remove();
+      const filler = document.createElement('div');
+      filler.dataset.testFiller = '';
+      filler.style.height = `${px}px`;
+      (el.firstElementChild ?? el).appendChild(filler);
+    }, extraPx);
+    await sidebar.hover();
+    await viewport.evaluate((el) => el.scrollBy(0, 1));
+    await expect(thumb).toBeVisible();
+    return (await thumb.boundingBox())!.height;
+  }
+
+  // Barely taller than the sidebar: the thumb would be almost the sidebar's height.
+  const viewportHeight = (await viewport.boundingBox())!.height;
+  expect(await thumbLengthWith(viewportHeight)).toBeLessThanOrEqual(200);
+  expect(await thumbLengthWith(viewportHeight)).toBeGreaterThan(150);
+  // Many times taller: the thumb would be a few pixels.
+  const long = await thumbLengthWith(viewportHeight * 60);
+  expect(long).toBeGreaterThanOrEqual(40);
+  expect(long).toBeLessThan(60);
+});

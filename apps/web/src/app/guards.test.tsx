@@ -1,5 +1,5 @@
 import { APP_VERSION } from '@portolan/contract';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { useAuthStore } from '../lib/auth-store';
@@ -252,6 +252,24 @@ describe('navigation guard: organizations, workspaces and modules', () => {
     await waitFor(() => expect(mock.callsTo(ME_ORGS)).toHaveLength(2));
     expect(await screen.findByRole('heading', { level: 1 })).toBeVisible();
     expect(app.location()).toBe(path);
+  });
+
+  it('keeps org.param equal to the orgId of the route, and null elsewhere', async () => {
+    mockApi({
+      'GET /v1/rest-auth/user/': json(ada),
+      [ME_ORGS]: json(page(orgList())),
+      [`GET /v1/organizations/${ids.zeta}/`]: json({
+        id: ids.zeta,
+        name: 'Zeta',
+        logo: null,
+        role: { key: 'OWNER', name: 'Owner' },
+      }),
+    });
+    signIn();
+    const app = renderApp(`/ps/organizations/${ids.zeta}/clients/add`);
+    await waitFor(() => expect(useAuthStore.getState().org.param).toBe(ids.zeta));
+    await act(() => app.router.navigate('/ps/profile'));
+    await waitFor(() => expect(useAuthStore.getState().org.param).toBeNull());
   });
 
   it('a client_id not among the workspaces reloads once, then shows PSErrorPage', async () => {

@@ -14,6 +14,7 @@ import {
   moduleOfPath,
   rememberChannel,
   selectWorkspace,
+  setOrganizationParam,
   toStoredList,
   useTenancySync,
   workspaceDashboardPath,
@@ -79,6 +80,7 @@ export function RootRedirect() {
  *   whose module differs from the remembered one makes the first enabled module matching the path
  *   the channel, and goes to the dashboard when none matches;
  * - an empty organization list (spec §4) sends workspace pages to the dashboard.
+ * It also keeps `org.param` (spec §3) equal to the route's `orgId`.
  */
 export function WorkspaceGuard({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
@@ -125,6 +127,8 @@ export function WorkspaceGuard({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (adoptChannel && clientId) rememberChannel(clientId, adoptChannel);
   }, [adoptChannel, clientId]);
+
+  useEffect(() => setOrganizationParam(orgId ?? null), [orgId]);
 
   const scoped = Boolean(orgId || clientId || module);
   if (!scoped) return children;

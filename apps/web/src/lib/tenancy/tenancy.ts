@@ -297,6 +297,16 @@ export function switchChannel(module: string): void {
   navigateTo(moduleHomePath(module, client.id));
 }
 
+/**
+ * `org.param` (spec §3) is the organization the open page is about: the route's `orgId`, or null on
+ * a page without one. The guard keeps it in step with the location.
+ */
+export function setOrganizationParam(orgId: string | null): void {
+  const state = useAuthStore.getState();
+  if (state.org.param === orgId) return;
+  useAuthStore.setState({ org: { ...state.org, param: orgId } });
+}
+
 /** Remember a module as the channel of a workspace without navigating (the guard's path rule). */
 export function rememberChannel(clientId: string, module: string): void {
   const state = useAuthStore.getState();

@@ -240,8 +240,8 @@ function OrganizationSection({
 
 /**
  * /ps/dashboard and /ps/:client_id/dashboard (ps-dashboard, "Portal Dashboard"): the greeting,
- * a profile prompt while the profile lacks something, and the caller's organizations with their
- * workspaces (ordered as spec §4; a workspace opens through the workspace switch). A user with no
+ * the caller's organizations with their workspaces (ordered as spec §4; a workspace opens through
+ * the workspace switch), then a profile prompt while the profile lacks something. A user with no
  * organization who may create one is offered "Create your organization" right here.
  */
 export function DashboardPage() {
@@ -280,8 +280,6 @@ export function DashboardPage() {
         </RetryAlert>
       )}
 
-      {missing.length > 0 && <ProfilePrompt missing={missing} />}
-
       {orgs.isError && (
         <RetryAlert onRetry={() => void orgs.refetch()}>
           We could not load your organizations. {loadFailureReason(orgs.error)}
@@ -296,6 +294,8 @@ export function DashboardPage() {
           currentClientId={currentClientId}
         />
       ))}
+      {/* Below the organizations, once they are shown: nothing on the page moves when it appears. */}
+      {!orgs.isPending && missing.length > 0 && <ProfilePrompt missing={missing} />}
     </Stack>
   );
 }
