@@ -12,3 +12,7 @@ export * from './tenant-fields.ts';
 export * from './organizations.ts';
 export * from './clients.ts';
 export * from './activities.ts';
+export * from './invitations.ts';
+export * from './notifications.ts';
+export * from './permissions.ts';
+export * from './members.ts';
