@@ -1,24 +1,9 @@
-import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@portolan/contract';
 import { createTestApp, type TestApp } from '../../test/support/app.ts';
 import { AppError } from '../lib/errors.ts';
 import { COMPRESS_MIN_BYTES, negotiateEncoding } from './compression.ts';
-
-function decoded(res: { rawPayload: Buffer; headers: Record<string, unknown> }): string {
-  const coding = res.headers['content-encoding'];
-  if (coding === 'br') return zlib.brotliDecompressSync(res.rawPayload).toString('utf8');
-  if (coding === 'gzip') return zlib.gunzipSync(res.rawPayload).toString('utf8');
-  expect(coding).toBeUndefined();
-  return res.rawPayload.toString('utf8');
-}
-
-const varies = (headers: Record<string, unknown>) =>
-  String(headers.vary ?? '')
-    .toLowerCase()
-    .split(',')
-    .map((s) => s.trim())
-    .includes('accept-encoding');
+import { decoded, injectWithEncoding, varies } from './test-encoding.ts';
 
 describe('negotiateEncoding', () => {
   it.each([
@@ -70,12 +55,7 @@ describe('compressed answers', () => {
   });
   afterAll(() => t.close());
 
-  const get = (url: string, acceptEncoding?: string, method: 'GET' | 'HEAD' = 'GET') =>
-    t.app.inject({
-      method,
-      url,
-      headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
-    });
+  const get = injectWithEncoding(() => t);
 
   it('compresses a large JSON answer (/docs/json) with br, else gzip, else not', async () => {
     const plain = await get('/docs/json');

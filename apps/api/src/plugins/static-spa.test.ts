@@ -4,6 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/app.ts';
+import { decoded, injectWithEncoding, varies } from './test-encoding.ts';
 
 /** A built web app of our own: files with brotli and gzip copies made here, as the build does. */
 const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'portolan-web-'));
@@ -27,22 +28,6 @@ write('assets/small-abc123.js', 'console.log(1);\n', []);
 
 const YEAR = 'public, max-age=31536000, immutable';
 
-/** The bytes of an answer decoded by its Content-Encoding. */
-function decoded(res: { rawPayload: Buffer; headers: Record<string, unknown> }): string {
-  const coding = res.headers['content-encoding'];
-  if (coding === 'br') return zlib.brotliDecompressSync(res.rawPayload).toString('utf8');
-  if (coding === 'gzip') return zlib.gunzipSync(res.rawPayload).toString('utf8');
-  expect(coding).toBeUndefined();
-  return res.rawPayload.toString('utf8');
-}
-
-const varies = (headers: Record<string, unknown>) =>
-  String(headers.vary ?? '')
-    .toLowerCase()
-    .split(',')
-    .map((s) => s.trim())
-    .includes('accept-encoding');
-
 describe('static web app: precompressed files by Accept-Encoding', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -53,12 +38,7 @@ describe('static web app: precompressed files by Accept-Encoding', () => {
     fs.rmSync(dist, { recursive: true, force: true });
   });
 
-  const get = (url: string, acceptEncoding?: string, method: 'GET' | 'HEAD' = 'GET') =>
-    t.app.inject({
-      method,
-      url,
-      headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
-    });
+  const get = injectWithEncoding(() => t);
 
   it('sends the brotli copy when br is accepted, with the headers of the original', async () => {
     const res = await get('/assets/index-abc123.js', 'gzip, deflate, br, zstd');

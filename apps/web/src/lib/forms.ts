@@ -42,3 +42,20 @@ export function applyFieldErrors(
 export function withAriaInvalid({ inputProps }: { inputProps: { error?: unknown } }) {
   return { 'aria-invalid': inputProps.error ? true : undefined };
 }
+
+/**
+ * After a save: what the server kept becomes both the form's values and its starting point, so
+ * the form is clean again and "Save changes" waits for the next change.
+ */
+export function resetToSaved<Values>(
+  form: {
+    setInitialValues: (values: Values) => void;
+    setValues: (values: Values) => void;
+    resetDirty: () => void;
+  },
+  saved: Values,
+) {
+  form.setInitialValues(saved);
+  form.setValues(saved);
+  form.resetDirty();
+}

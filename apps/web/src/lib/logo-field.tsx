@@ -1,25 +1,13 @@
 import { Alert, Avatar, Button, FileButton, Group, Stack, Text } from '@mantine/core';
-import { UPLOAD_IMAGE_TYPES, UPLOAD_MAX_BYTES } from '@portolan/contract';
 import { IconPhoto, IconTrash } from '@tabler/icons-react';
 import { useId, useRef, useState } from 'react';
-import { ApiError, errorMessage } from './api';
-import { ErrorCode } from './error-codes';
-import { uploadImage } from './tenant-api';
-
-const ACCEPT = UPLOAD_IMAGE_TYPES.join(',');
-const MAX_MB = UPLOAD_MAX_BYTES / (1024 * 1024);
-
-function uploadProblem(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.status === 413 || error.code === ErrorCode.PAYLOAD_TOO_LARGE)
-      return `This image is too large: the limit is ${MAX_MB} MB. Choose a smaller one.`;
-    if (error.status === 415 || error.code === ErrorCode.UNSUPPORTED_MEDIA_TYPE)
-      return 'This file type is not supported. Choose a PNG, JPEG, WebP or GIF image.';
-    if (error.status >= 500 || error.status === 0)
-      return 'The logo could not be uploaded right now. Please try again in a moment.';
-  }
-  return errorMessage(error);
-}
+import {
+  IMAGE_ACCEPT,
+  IMAGE_MAX_MB,
+  imageFileProblem,
+  imageUploadProblem,
+  uploadImage,
+} from './image-upload';
 
 /**
  * A logo: choose an image, which is uploaded at once (POST /v1/upload/); the form then sends the
@@ -51,20 +39,17 @@ export function LogoField({
     setProblem(null);
     resetRef.current?.();
     if (!file) return;
-    if (!(UPLOAD_IMAGE_TYPES as readonly string[]).includes(file.type)) {
-      setProblem('This file type is not supported. Choose a PNG, JPEG, WebP or GIF image.');
-      return;
-    }
-    if (file.size > UPLOAD_MAX_BYTES) {
-      setProblem(`This image is larger than ${MAX_MB} MB. Choose a smaller one.`);
+    const fileProblem = imageFileProblem(file);
+    if (fileProblem) {
+      setProblem(fileProblem);
       return;
     }
     setUploading(true);
     try {
-      const { url } = await uploadImage(file);
+      const { url } = await uploadImage(file, 'Uploading the logo…');
       onChange(url);
     } catch (err) {
-      setProblem(uploadProblem(err));
+      setProblem(imageUploadProblem(err, 'The logo'));
     } finally {
       setUploading(false);
     }
@@ -87,13 +72,13 @@ export function LogoField({
         </Avatar>
         <Stack gap={6}>
           <Text id={`${id}-hint`} size="xs" c="dimmed">
-            A PNG, JPEG, WebP or GIF image of up to {MAX_MB} MB.
+            A PNG, JPEG, WebP or GIF image of up to {IMAGE_MAX_MB} MB.
           </Text>
           {!disabled && (
             <Group gap="xs">
               <FileButton
                 onChange={(file) => void choose(file)}
-                accept={ACCEPT}
+                accept={IMAGE_ACCEPT}
                 resetRef={resetRef}
               >
                 {(props) => (

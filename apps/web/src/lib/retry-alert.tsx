@@ -1,6 +1,7 @@
 import { Alert, Anchor } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { loadFailureReason } from './api-error';
 
 /**
  * A failed load, said plainly, with a "try again" link that refetches: every page that loads
@@ -31,5 +32,23 @@ export function RetryAlert({
       </Anchor>
       .
     </Alert>
+  );
+}
+
+/**
+ * The RetryAlert of one failed query: says why it failed (by its kind, never the raw error) and
+ * "Try again" refetches it. The usual case of a page's failed load.
+ */
+export function QueryRetryAlert({
+  title,
+  query,
+}: {
+  title: string;
+  query: { error: unknown; refetch: () => Promise<unknown> };
+}) {
+  return (
+    <RetryAlert title={title} onRetry={() => void query.refetch()}>
+      {loadFailureReason(query.error)}
+    </RetryAlert>
   );
 }

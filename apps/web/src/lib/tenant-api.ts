@@ -1,10 +1,4 @@
-import type {
-  Client,
-  ClientModule,
-  ClientUpdate,
-  Organization,
-  UploadResponse,
-} from '@portolan/contract';
+import type { Client, ClientModule, ClientUpdate, Organization } from '@portolan/contract';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api } from './api';
 import { myOrganizationsKey } from './tenancy';
@@ -73,13 +67,6 @@ export function setClientModule(id: string, module: string, enabled: boolean) {
     { enabled },
     { loadingMessage: enabled ? 'Switching the module on…' : 'Switching the module off…' },
   );
-}
-
-/** POST /v1/upload/ (multipart, field `file`) → {url}: logos are uploaded first, then sent. */
-export function uploadImage(file: File) {
-  const body = new FormData();
-  body.append('file', file);
-  return api.post<UploadResponse>('/v1/upload/', body, { loadingMessage: 'Uploading the logo…' });
 }
 
 /** A workspace's name is at most this long (the contract's NAME_MAX_LENGTH, zod-free here). */

@@ -1,10 +1,11 @@
-import { Alert, Button, ColorInput, Group, Stack, TextInput } from '@mantine/core';
+import { ColorInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Client, ClientUpdate } from '@portolan/contract';
 import { useState } from 'react';
-import { withAriaInvalid } from './forms';
-import { LogoField } from './logo-field';
-import { DEFAULT_BUTTON_COLOR, NAME_MAX_LENGTH } from './tenant-api';
+import { resetToSaved, withAriaInvalid } from './forms';
+import { ProblemAlert, SaveChangesButton } from './form-parts';
+import { NameLogoFields } from './name-logo-fields';
+import { DEFAULT_BUTTON_COLOR } from './tenant-api';
 import { tenantFormProblem, tenantNameError } from './tenant-forms';
 import { toast } from './toasts';
 
@@ -53,14 +54,11 @@ export function WorkspaceForm({
         logo: values.logo,
         dashboard_button_color: values.dashboard_button_color.trim().toLowerCase(),
       });
-      const next = {
+      resetToSaved(form, {
         name: saved.name,
         logo: saved.logo,
         dashboard_button_color: saved.dashboard_button_color,
-      };
-      form.setInitialValues(next);
-      form.setValues(next);
-      form.resetDirty();
+      });
       toast.success('The workspace has been saved.');
     } catch (error) {
       setFormError(tenantFormProblem(form, error));
@@ -70,25 +68,8 @@ export function WorkspaceForm({
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Workspace details">
       <Stack gap="md" maw={560}>
-        {formError && (
-          <Alert color="red" variant="light" role="alert">
-            {formError}
-          </Alert>
-        )}
-        <TextInput
-          label="Workspace name"
-          required
-          maxLength={NAME_MAX_LENGTH}
-          readOnly={!canEdit}
-          {...form.getInputProps('name')}
-        />
-        <LogoField
-          name={form.getValues().name}
-          value={form.getValues().logo}
-          onChange={(url) => form.setFieldValue('logo', url)}
-          error={form.errors.logo as string | undefined}
-          disabled={!canEdit}
-        />
+        <ProblemAlert>{formError}</ProblemAlert>
+        <NameLogoFields form={form} what="workspace" readOnly={!canEdit} />
         <ColorInput
           label="Dashboard button colour"
           description="The colour of this workspace's button on the dashboard."
@@ -100,13 +81,7 @@ export function WorkspaceForm({
           withEyeDropper={false}
           {...form.getInputProps('dashboard_button_color')}
         />
-        {canEdit && (
-          <Group justify="flex-end">
-            <Button type="submit" loading={form.submitting} disabled={!form.isDirty()}>
-              Save changes
-            </Button>
-          </Group>
-        )}
+        {canEdit && <SaveChangesButton form={form} />}
       </Stack>
     </form>
   );

@@ -1,13 +1,14 @@
-import { Anchor, Button, PasswordInput, Stack } from '@mantine/core';
+import { Anchor, Button, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { NewPasswordFields } from '../../../lib/account-fields';
 import { ErrorCode } from '../../../lib/error-codes';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
 import { toast } from '../../../lib/toasts';
-import { confirmError, newPasswordError, PASSWORD_MIN_LENGTH } from '../../../lib/validation';
+import { confirmError, newPasswordError } from '../../../lib/validation';
 import { confirmPasswordReset } from '../api/auth-api';
 import { FormAlert } from './FormAlert';
 
@@ -73,19 +74,10 @@ export function NewPasswordForm({ token, email }: { token: string; email?: strin
       {formError && <FormAlert>{formError}</FormAlert>}
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          <PasswordInput
-            label="New password"
-            description={`At least ${PASSWORD_MIN_LENGTH} characters. A passphrase is best.`}
-            autoComplete="new-password"
-            required
+          <NewPasswordFields
+            password={form.getInputProps('password')}
+            confirm={form.getInputProps('confirm')}
             autoFocus
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput
-            label="Confirm new password"
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('confirm')}
           />
           <Button type="submit" fullWidth size="md" loading={form.submitting}>
             Change password

@@ -1,29 +1,14 @@
-import {
-  Anchor,
-  Button,
-  Center,
-  Loader,
-  PasswordInput,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Anchor, Button, Center, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ErrorCode } from '../../../lib/error-codes';
+import { NewPasswordFields, PersonNameFields } from '../../../lib/account-fields';
 import { ApiError, errorMessage, loadFailureReason } from '../../../lib/api';
 import { usePublicConfig } from '../../../lib/config';
 import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
-import {
-  confirmError,
-  emailError,
-  newPasswordError,
-  requiredError,
-  PASSWORD_MIN_LENGTH,
-} from '../../../lib/validation';
+import { confirmError, emailError, newPasswordError, requiredError } from '../../../lib/validation';
 import { loadActivation, saveActivation, type PendingActivation } from '../api/activation-storage';
 import { register } from '../api/auth-api';
 import { ActivationStep, loginLink } from '../components/ActivationStep';
@@ -119,32 +104,11 @@ function RegistrationForm({
             required
             {...form.getInputProps('email')}
           />
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">
-            <TextInput
-              label="First name"
-              autoComplete="given-name"
-              required
-              {...form.getInputProps('first_name')}
-            />
-            <TextInput
-              label="Last name"
-              autoComplete="family-name"
-              required
-              {...form.getInputProps('last_name')}
-            />
-          </SimpleGrid>
-          <PasswordInput
+          <PersonNameFields form={form} />
+          <NewPasswordFields
             label="Password"
-            description={`At least ${PASSWORD_MIN_LENGTH} characters. A passphrase is best.`}
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('password1')}
-          />
-          <PasswordInput
-            label="Confirm password"
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('password2')}
+            password={form.getInputProps('password1')}
+            confirm={form.getInputProps('password2')}
           />
           <Button type="submit" fullWidth size="md" loading={form.submitting}>
             Create account

@@ -1,7 +1,6 @@
 import {
   Alert,
   Card,
-  EmptyState,
   Group,
   Pagination,
   Select,
@@ -23,8 +22,8 @@ import {
 import { IconActivity, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { loadFailureReason } from '../../../lib/api';
-import { RetryAlert } from '../../../lib/retry-alert';
+import { EmptyListCard } from '../../../lib/empty-list-card';
+import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { ACTIVITY_LABELS, ACTIVITY_PAGE_SIZE_WEB, formatDate } from '../api/constants';
 import { activitiesQueryOptions, useOrganization } from '../api/org-settings-api';
 
@@ -121,30 +120,18 @@ export function ActivitiesPage() {
           )}
 
           {activities.isError && (
-            <RetryAlert
-              title="The activities could not be loaded"
-              onRetry={() => void activities.refetch()}
-            >
-              {loadFailureReason(activities.error)}
-            </RetryAlert>
+            <QueryRetryAlert title="The activities could not be loaded" query={activities} />
           )}
 
           {activities.data && activities.data.results.length === 0 && (
-            <Card padding="xl" withBorder>
-              <EmptyState
-                variant="light"
-                icon={<IconActivity size={36} stroke={1.5} aria-hidden="true" />}
-              >
-                <EmptyState.Title order={3}>
-                  {filtered ? 'No activity matches' : 'No activity yet'}
-                </EmptyState.Title>
-                <EmptyState.Description>
-                  {filtered
-                    ? 'Try another action or search.'
-                    : 'Sign-ins, workspace changes and members show up here as they happen.'}
-                </EmptyState.Description>
-              </EmptyState>
-            </Card>
+            <EmptyListCard
+              icon={IconActivity}
+              title={filtered ? 'No activity matches' : 'No activity yet'}
+            >
+              {filtered
+                ? 'Try another action or search.'
+                : 'Sign-ins, workspace changes and members show up here as they happen.'}
+            </EmptyListCard>
           )}
 
           {activities.data && activities.data.results.length > 0 && (

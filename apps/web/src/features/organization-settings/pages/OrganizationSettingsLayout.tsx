@@ -1,9 +1,9 @@
-import { Avatar, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Avatar, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { can } from '@portolan/contract';
 import { IconActivity, IconBuilding, IconLayoutGrid } from '@tabler/icons-react';
-import { Link, Outlet, useLocation } from 'react-router';
-import { loadFailureReason } from '../../../lib/api';
-import { RetryAlert } from '../../../lib/retry-alert';
+import { Outlet } from 'react-router';
+import { QueryRetryAlert } from '../../../lib/retry-alert';
+import { SettingsNav, type SettingsTab } from '../../../lib/settings-layout';
 import { useOrganization } from '../api/org-settings-api';
 
 /**
@@ -12,9 +12,8 @@ import { useOrganization } from '../api/org-settings-api';
  */
 export function OrganizationSettingsLayout() {
   const { orgId, query, role } = useOrganization();
-  const { pathname } = useLocation();
   const base = `/ps/organization-settings/${encodeURIComponent(orgId)}`;
-  const tabs = [
+  const tabs: SettingsTab[] = [
     { to: `${base}/detail`, label: 'Information', icon: IconBuilding, shown: true },
     { to: `${base}/clients`, label: 'Workspaces', icon: IconLayoutGrid, shown: true },
     {
@@ -53,31 +52,10 @@ export function OrganizationSettingsLayout() {
       </Group>
 
       {query.isError ? (
-        <RetryAlert
-          title="The organization could not be loaded"
-          onRetry={() => void query.refetch()}
-        >
-          {loadFailureReason(query.error)}
-        </RetryAlert>
+        <QueryRetryAlert title="The organization could not be loaded" query={query} />
       ) : (
         <>
-          <Group component="nav" aria-label="Organization settings" gap="xs">
-            {tabs.map((tab) => {
-              const active = pathname.startsWith(tab.to);
-              return (
-                <Button
-                  key={tab.to}
-                  component={Link}
-                  to={tab.to}
-                  variant={active ? 'filled' : 'default'}
-                  aria-current={active ? 'page' : undefined}
-                  leftSection={<tab.icon size={16} aria-hidden="true" />}
-                >
-                  {tab.label}
-                </Button>
-              );
-            })}
-          </Group>
+          <SettingsNav label="Organization settings" tabs={tabs} />
           <Outlet />
         </>
       )}

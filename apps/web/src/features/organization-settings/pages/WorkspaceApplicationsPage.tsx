@@ -1,7 +1,8 @@
-import { Alert, Badge, Card, Group, Skeleton, Stack, Switch, Text } from '@mantine/core';
+import { Badge, Card, Group, Skeleton, Stack, Switch, Text } from '@mantine/core';
 import { APP_PROFILE_NAMES, can, type AppProfile } from '@portolan/contract';
 import { useQueries } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ProblemAlert } from '../../../lib/form-parts';
 import { ApiError, errorMessage, loadFailureReason } from '../../../lib/api';
 import { ErrorCode } from '../../../lib/error-codes';
 import { RetryAlert } from '../../../lib/retry-alert';
@@ -51,11 +52,7 @@ function Applications({ orgId, client, actor }: WorkspaceContext) {
 
   return (
     <Stack gap="sm">
-      {problem && (
-        <Alert color="red" variant="light" role="alert">
-          {problem}
-        </Alert>
-      )}
+      <ProblemAlert>{problem}</ProblemAlert>
       {APP_PROFILE_NAMES.map((app, i) => {
         const data = apps[i]?.data;
         if (!data) return <Skeleton key={app} height={72} radius="md" aria-hidden="true" />;

@@ -4,8 +4,7 @@ import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { loadFailureReason } from '../../../lib/api';
-import { RetryAlert } from '../../../lib/retry-alert';
+import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { clientQueryOptions } from '../../../lib/tenant-api';
 import { useOrganization } from '../api/org-settings-api';
 import type { OrgRole } from '@portolan/contract';
@@ -59,12 +58,7 @@ export function WorkspaceSubPage({
           </Stack>
         )}
         {client.isError && (
-          <RetryAlert
-            title="The workspace could not be loaded"
-            onRetry={() => void client.refetch()}
-          >
-            {loadFailureReason(client.error)}
-          </RetryAlert>
+          <QueryRetryAlert title="The workspace could not be loaded" query={client} />
         )}
         {client.data &&
           children({

@@ -4,7 +4,6 @@ import {
   Badge,
   Button,
   Card,
-  EmptyState,
   Group,
   Menu,
   SegmentedControl,
@@ -43,11 +42,12 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ApiError, errorMessage, loadFailureReason } from '../../../lib/api';
+import { ApiError, errorMessage } from '../../../lib/api';
 import { confirmModal } from '../../../lib/confirm';
 import { currentUserQueryOptions } from '../../../lib/current-user';
+import { EmptyListCard } from '../../../lib/empty-list-card';
 import { ErrorCode } from '../../../lib/error-codes';
-import { RetryAlert } from '../../../lib/retry-alert';
+import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { forgetWorkspace } from '../../../lib/tenancy';
 import { toast } from '../../../lib/toasts';
 import { formatDate, STATUS_LABELS } from '../api/constants';
@@ -400,32 +400,21 @@ export function WorkspacesPage() {
       )}
 
       {clients.isError && (
-        <RetryAlert
-          title="The workspaces could not be loaded"
-          onRetry={() => void clients.refetch()}
-        >
-          {loadFailureReason(clients.error)}
-        </RetryAlert>
+        <QueryRetryAlert title="The workspaces could not be loaded" query={clients} />
       )}
 
       {clients.data && list.length === 0 && (
-        <Card padding="xl" withBorder>
-          <EmptyState
-            variant="light"
-            icon={<IconLayoutGrid size={36} stroke={1.5} aria-hidden="true" />}
-          >
-            <EmptyState.Title order={3}>
-              {filtered ? 'No workspace matches' : 'No workspace yet'}
-            </EmptyState.Title>
-            <EmptyState.Description maw={520}>
-              {filtered
-                ? 'Try another search or status.'
-                : canAdd
-                  ? 'Add a first workspace: it is where your team works with the modules.'
-                  : 'When an owner or an admin adds a workspace you belong to, it shows up here.'}
-            </EmptyState.Description>
-          </EmptyState>
-        </Card>
+        <EmptyListCard
+          icon={IconLayoutGrid}
+          title={filtered ? 'No workspace matches' : 'No workspace yet'}
+          descriptionMaw={520}
+        >
+          {filtered
+            ? 'Try another search or status.'
+            : canAdd
+              ? 'Add a first workspace: it is where your team works with the modules.'
+              : 'When an owner or an admin adds a workspace you belong to, it shows up here.'}
+        </EmptyListCard>
       )}
 
       {list.length > 0 &&

@@ -1,33 +1,15 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Group,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Alert, Anchor, Card, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { can, type OrgRole } from '@portolan/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { loadFailureReason } from '../../../lib/api';
-import { withAriaInvalid } from '../../../lib/forms';
-import { LogoField } from '../../../lib/logo-field';
-import { RetryAlert } from '../../../lib/retry-alert';
-import { NAME_MAX_LENGTH, organizationQueryOptions } from '../../../lib/tenant-api';
-import { tenantFormProblem, tenantNameError } from '../../../lib/tenant-forms';
+import { CreateFormActions, ProblemAlert } from '../../../lib/form-parts';
+import { NameLogoFields, newNameLogoBody, useNameLogoForm } from '../../../lib/name-logo-fields';
+import { QueryRetryAlert } from '../../../lib/retry-alert';
+import { organizationQueryOptions } from '../../../lib/tenant-api';
+import { tenantFormProblem } from '../../../lib/tenant-forms';
 import { toast } from '../../../lib/toasts';
 import { useCreateWorkspace } from '../api/organizations-api';
-
-interface Values {
-  name: string;
-  logo: string | null;
-}
 
 /** The message after a creation: STAFF's workspaces wait for an owner's or an admin's approval. */
 export function createdMessage(name: string, active: boolean): string {
@@ -43,11 +25,7 @@ export function AddWorkspacePage() {
   const organization = useQuery(organizationQueryOptions(orgId));
   const create = useCreateWorkspace(orgId);
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<Values>({
-    enhanceGetInputProps: withAriaInvalid,
-    initialValues: { name: '', logo: null },
-    validate: { name: tenantNameError('workspace') },
-  });
+  const form = useNameLogoForm('workspace');
   const role = (organization.data?.role?.key ?? null) as OrgRole | null;
   const allowed = can({ orgRole: role }, 'organization.clients.create');
   const waits = role === 'STAFF';
@@ -55,10 +33,7 @@ export function AddWorkspacePage() {
   const onSubmit = form.onSubmit(async (values) => {
     setFormError(null);
     try {
-      const client = await create.mutateAsync({
-        name: values.name.trim(),
-        ...(values.logo ? { logo: values.logo } : {}),
-      });
+      const client = await create.mutateAsync(newNameLogoBody(values));
       const message = createdMessage(client.name, client.active);
       if (client.active) toast.success(message);
       else toast.info(message, 'Waiting for approval');
@@ -88,12 +63,7 @@ export function AddWorkspacePage() {
       )}
 
       {organization.isError && (
-        <RetryAlert
-          title="The organization could not be loaded"
-          onRetry={() => void organization.refetch()}
-        >
-          {loadFailureReason(organization.error)}
-        </RetryAlert>
+        <QueryRetryAlert title="The organization could not be loaded" query={organization} />
       )}
 
       {organization.data && !allowed && (
@@ -116,36 +86,17 @@ export function AddWorkspacePage() {
                   organization to approve them.
                 </Alert>
               )}
-              {formError && (
-                <Alert color="red" variant="light" role="alert">
-                  {formError}
-                </Alert>
-              )}
-              <TextInput
-                label="Workspace name"
-                required
-                maxLength={NAME_MAX_LENGTH}
+              <ProblemAlert>{formError}</ProblemAlert>
+              <NameLogoFields
+                form={form}
+                what="workspace"
                 description="Unique within the organization."
-                {...form.getInputProps('name')}
               />
-              <LogoField
-                name={form.getValues().name}
-                value={form.getValues().logo}
-                onChange={(url) => form.setFieldValue('logo', url)}
-                error={form.errors.logo as string | undefined}
+              <CreateFormActions
+                cancelTo={`/ps/organization-settings/${encodeURIComponent(orgId)}/clients`}
+                submitLabel="Add workspace"
+                submitting={form.submitting}
               />
-              <Group justify="flex-end" gap="sm">
-                <Button
-                  component={Link}
-                  to={`/ps/organization-settings/${encodeURIComponent(orgId)}/clients`}
-                  variant="default"
-                >
-                  Cancel
-                </Button>
-                <Button type="submit" loading={form.submitting}>
-                  Add workspace
-                </Button>
-              </Group>
             </Stack>
           </form>
         </Card>

@@ -1,5 +1,4 @@
-import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { Organization } from '@portolan/contract';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -7,17 +6,11 @@ import { Link } from 'react-router';
 import { ApiError } from '../../../lib/api';
 import { useAuthStore } from '../../../lib/auth-store';
 import { ErrorCode } from '../../../lib/error-codes';
-import { withAriaInvalid } from '../../../lib/forms';
-import { LogoField } from '../../../lib/logo-field';
-import { NAME_MAX_LENGTH } from '../../../lib/tenant-api';
-import { tenantFormProblem, tenantNameError } from '../../../lib/tenant-forms';
+import { CreateFormActions, ProblemAlert } from '../../../lib/form-parts';
+import { NameLogoFields, newNameLogoBody, useNameLogoForm } from '../../../lib/name-logo-fields';
+import { tenantFormProblem } from '../../../lib/tenant-forms';
 import { toast } from '../../../lib/toasts';
 import { useCreateOrganization } from '../api/organizations-api';
-
-interface Values {
-  name: string;
-  logo: string | null;
-}
 
 /** After the creation: say so, and offer the next step, a first workspace. */
 function Created({ organization }: { organization: Organization }) {
@@ -54,19 +47,12 @@ export function CreateOrganizationPage() {
   const create = useCreateOrganization();
   const [created, setCreated] = useState<Organization | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<Values>({
-    enhanceGetInputProps: withAriaInvalid,
-    initialValues: { name: '', logo: null },
-    validate: { name: tenantNameError('organization') },
-  });
+  const form = useNameLogoForm('organization');
 
   const onSubmit = form.onSubmit(async (values) => {
     setFormError(null);
     try {
-      const organization = await create.mutateAsync({
-        name: values.name.trim(),
-        ...(values.logo ? { logo: values.logo } : {}),
-      });
+      const organization = await create.mutateAsync(newNameLogoBody(values));
       toast.success(`The organization ${organization.name} has been created.`);
       setCreated(organization);
     } catch (error) {
@@ -102,32 +88,13 @@ export function CreateOrganizationPage() {
         <Card padding="xl">
           <form onSubmit={onSubmit} noValidate aria-label="New organization">
             <Stack gap="md">
-              {formError && (
-                <Alert color="red" variant="light" role="alert">
-                  {formError}
-                </Alert>
-              )}
-              <TextInput
-                label="Organization name"
-                required
-                maxLength={NAME_MAX_LENGTH}
-                data-autofocus
-                {...form.getInputProps('name')}
+              <ProblemAlert>{formError}</ProblemAlert>
+              <NameLogoFields form={form} what="organization" autoFocus />
+              <CreateFormActions
+                cancelTo="/ps/dashboard"
+                submitLabel="Create organization"
+                submitting={form.submitting}
               />
-              <LogoField
-                name={form.getValues().name}
-                value={form.getValues().logo}
-                onChange={(url) => form.setFieldValue('logo', url)}
-                error={form.errors.logo as string | undefined}
-              />
-              <Group justify="flex-end" gap="sm">
-                <Button component={Link} to="/ps/dashboard" variant="default">
-                  Cancel
-                </Button>
-                <Button type="submit" loading={form.submitting}>
-                  Create organization
-                </Button>
-              </Group>
             </Stack>
           </form>
         </Card>

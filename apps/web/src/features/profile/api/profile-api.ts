@@ -1,8 +1,9 @@
-import type { UploadResponse, User, UserUpdate } from '@portolan/contract';
+import type { User, UserUpdate } from '@portolan/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { useAuthStore } from '../../../lib/auth-store';
 import { currentUserKey } from '../../../lib/current-user';
+import { uploadImage } from '../../../lib/image-upload';
 
 export interface PasswordChangeBody {
   old_password: string;
@@ -19,15 +20,6 @@ export interface PasswordChangeResponse {
 /** PATCH /v1/rest-auth/user/ → the updated user. */
 export function updateUser(body: UserUpdate) {
   return api.patch<User>('/v1/rest-auth/user/', body);
-}
-
-export { UPLOAD_IMAGE_TYPES, UPLOAD_MAX_BYTES } from '@portolan/contract';
-
-/** POST /v1/upload/ (multipart, field `file`) → {url}. */
-export function uploadFile(file: File) {
-  const body = new FormData();
-  body.append('file', file);
-  return api.post<UploadResponse>('/v1/upload/', body, { loadingMessage: 'Uploading your photo…' });
 }
 
 /** POST /v1/rest-auth/password/change/ {old_password, new_password1, new_password2}. */
@@ -55,7 +47,7 @@ export function useUploadAvatar() {
   const storeUser = useStoreUser();
   return useMutation({
     mutationFn: async (file: File) => {
-      const { url } = await uploadFile(file);
+      const { url } = await uploadImage(file, 'Uploading your photo…');
       return updateUser({ avatar: url });
     },
     onSuccess: storeUser,

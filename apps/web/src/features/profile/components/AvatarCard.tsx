@@ -1,33 +1,19 @@
-import { Alert, Avatar, Button, FileButton, Group, Stack, Text } from '@mantine/core';
+import { Avatar, Button, FileButton, Group, Stack, Text } from '@mantine/core';
 import type { User } from '@portolan/contract';
 import { IconPhoto, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import { ErrorCode } from '../../../lib/error-codes';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { ProblemAlert } from '../../../lib/form-parts';
+import { errorMessage } from '../../../lib/api';
 import { confirmModal } from '../../../lib/confirm';
 import { displayName } from '../../../lib/current-user';
-import { toast } from '../../../lib/toasts';
 import {
-  UPLOAD_IMAGE_TYPES,
-  UPLOAD_MAX_BYTES,
-  useUpdateUser,
-  useUploadAvatar,
-} from '../api/profile-api';
-
-const ACCEPT = UPLOAD_IMAGE_TYPES.join(',');
-const MAX_MB = UPLOAD_MAX_BYTES / (1024 * 1024);
-
-function uploadProblem(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.status === 413 || error.code === ErrorCode.PAYLOAD_TOO_LARGE)
-      return `This image is too large: the limit is ${MAX_MB} MB. Choose a smaller one.`;
-    if (error.status === 415 || error.code === ErrorCode.UNSUPPORTED_MEDIA_TYPE)
-      return 'This file type is not supported. Choose a PNG, JPEG, WebP or GIF image.';
-    if (error.status >= 500 || error.status === 0)
-      return 'Your photo could not be uploaded right now. Please try again in a moment.';
-  }
-  return errorMessage(error);
-}
+  IMAGE_ACCEPT,
+  IMAGE_MAX_MB,
+  imageFileProblem,
+  imageUploadProblem,
+} from '../../../lib/image-upload';
+import { toast } from '../../../lib/toasts';
+import { useUpdateUser, useUploadAvatar } from '../api/profile-api';
 
 /** The profile photo: choose, preview, upload (POST /v1/upload/ then PATCH avatar) or remove. */
 export function AvatarCard({ user }: { user: User }) {
@@ -57,13 +43,9 @@ export function AvatarCard({ user }: { user: User }) {
 
   const choose = (picked: File | null) => {
     setProblem(null);
-    if (picked && !(UPLOAD_IMAGE_TYPES as readonly string[]).includes(picked.type)) {
-      setProblem('This file type is not supported. Choose a PNG, JPEG, WebP or GIF image.');
-      resetRef.current?.();
-      return;
-    }
-    if (picked && picked.size > UPLOAD_MAX_BYTES) {
-      setProblem(`This image is larger than ${MAX_MB} MB. Choose a smaller one.`);
+    const fileProblem = picked && imageFileProblem(picked);
+    if (fileProblem) {
+      setProblem(fileProblem);
       resetRef.current?.();
       return;
     }
@@ -83,7 +65,7 @@ export function AvatarCard({ user }: { user: User }) {
       cancel();
       toast.success('Your photo has been updated.');
     } catch (error) {
-      setProblem(uploadProblem(error));
+      setProblem(imageUploadProblem(error, 'Your photo'));
     }
   };
 
@@ -123,7 +105,7 @@ export function AvatarCard({ user }: { user: User }) {
           <Text size="sm" c="dimmed">
             {preview
               ? 'This is how your new photo will look. Upload it to save.'
-              : `A square PNG, JPEG, WebP or GIF image of up to ${MAX_MB} MB works best.`}
+              : `A square PNG, JPEG, WebP or GIF image of up to ${IMAGE_MAX_MB} MB works best.`}
           </Text>
           {file && (
             <Text size="sm" fw={500} truncate maw={280}>
@@ -133,11 +115,7 @@ export function AvatarCard({ user }: { user: User }) {
         </Stack>
       </Group>
 
-      {problem && (
-        <Alert color="red" variant="light" role="alert">
-          {problem}
-        </Alert>
-      )}
+      <ProblemAlert>{problem}</ProblemAlert>
 
       <Group gap="sm">
         {file ? (
@@ -155,7 +133,7 @@ export function AvatarCard({ user }: { user: User }) {
           </>
         ) : (
           <>
-            <FileButton onChange={choose} accept={ACCEPT} resetRef={resetRef}>
+            <FileButton onChange={choose} accept={IMAGE_ACCEPT} resetRef={resetRef}>
               {(props) => (
                 <Button
                   {...props}

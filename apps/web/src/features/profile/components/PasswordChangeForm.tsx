@@ -1,16 +1,13 @@
-import { Alert, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
+import { NewPasswordFields } from '../../../lib/account-fields';
 import { ErrorCode } from '../../../lib/error-codes';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
+import { ProblemAlert } from '../../../lib/form-parts';
 import { toast } from '../../../lib/toasts';
-import {
-  confirmError,
-  newPasswordError,
-  requiredError,
-  PASSWORD_MIN_LENGTH,
-} from '../../../lib/validation';
+import { confirmError, newPasswordError, requiredError } from '../../../lib/validation';
 import { useChangePassword, type PasswordChangeBody } from '../api/profile-api';
 
 export const PASSWORD_CHANGED = 'Password changed.';
@@ -66,29 +63,16 @@ export function PasswordChangeForm({ email }: { email: string }) {
         <Text size="sm" c="dimmed">
           You stay signed in here; every other device and browser is signed out.
         </Text>
-        {formError && (
-          <Alert color="red" variant="light" role="alert">
-            {formError}
-          </Alert>
-        )}
+        <ProblemAlert>{formError}</ProblemAlert>
         <PasswordInput
           label="Current password"
           autoComplete="current-password"
           required
           {...form.getInputProps('old_password')}
         />
-        <PasswordInput
-          label="New password"
-          description={`At least ${PASSWORD_MIN_LENGTH} characters. A passphrase is best.`}
-          autoComplete="new-password"
-          required
-          {...form.getInputProps('new_password1')}
-        />
-        <PasswordInput
-          label="Confirm new password"
-          autoComplete="new-password"
-          required
-          {...form.getInputProps('new_password2')}
+        <NewPasswordFields
+          password={form.getInputProps('new_password1')}
+          confirm={form.getInputProps('new_password2')}
         />
         <Group justify="flex-end">
           <Button type="submit" loading={form.submitting}>

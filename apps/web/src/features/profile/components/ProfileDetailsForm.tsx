@@ -1,9 +1,11 @@
-import { Alert, Button, Group, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { User } from '@portolan/contract';
 import { useState } from 'react';
+import { PersonNameFields } from '../../../lib/account-fields';
 import { ApiError, errorMessage } from '../../../lib/api';
-import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
+import { applyFieldErrors, resetToSaved, withAriaInvalid } from '../../../lib/forms';
+import { ProblemAlert, SaveChangesButton } from '../../../lib/form-parts';
 import { toast } from '../../../lib/toasts';
 import { requiredError } from '../../../lib/validation';
 import { useUpdateUser } from '../api/profile-api';
@@ -46,17 +48,11 @@ export function ProfileDetailsForm({ user }: { user: User }) {
     };
     try {
       const saved = await update.mutateAsync(body);
-      form.setInitialValues({
+      resetToSaved(form, {
         first_name: saved.first_name,
         last_name: saved.last_name,
         phone: saved.phone ?? '',
       });
-      form.setValues({
-        first_name: saved.first_name,
-        last_name: saved.last_name,
-        phone: saved.phone ?? '',
-      });
-      form.resetDirty();
       toast.success('Your profile has been saved.');
     } catch (error) {
       if (applyFieldErrors(form, error)) return;
@@ -71,11 +67,7 @@ export function ProfileDetailsForm({ user }: { user: User }) {
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">
-        {formError && (
-          <Alert color="red" variant="light" role="alert">
-            {formError}
-          </Alert>
-        )}
+        <ProblemAlert>{formError}</ProblemAlert>
         <TextInput
           label="E-mail"
           value={user.email}
@@ -83,20 +75,7 @@ export function ProfileDetailsForm({ user }: { user: User }) {
           disabled
           description="Your sign-in e-mail cannot be changed here."
         />
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">
-          <TextInput
-            label="First name"
-            autoComplete="given-name"
-            required
-            {...form.getInputProps('first_name')}
-          />
-          <TextInput
-            label="Last name"
-            autoComplete="family-name"
-            required
-            {...form.getInputProps('last_name')}
-          />
-        </SimpleGrid>
+        <PersonNameFields form={form} />
         <TextInput
           label="Phone"
           type="tel"
@@ -104,11 +83,7 @@ export function ProfileDetailsForm({ user }: { user: User }) {
           description="Optional. Shown to the members of your workspaces."
           {...form.getInputProps('phone')}
         />
-        <Group justify="flex-end">
-          <Button type="submit" loading={form.submitting} disabled={!form.isDirty()}>
-            Save changes
-          </Button>
-        </Group>
+        <SaveChangesButton form={form} />
       </Stack>
     </form>
   );

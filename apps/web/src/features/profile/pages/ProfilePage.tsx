@@ -1,9 +1,8 @@
 import { Card, Grid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { loadFailureReason } from '../../../lib/api';
 import { currentUserQueryOptions } from '../../../lib/current-user';
-import { RetryAlert } from '../../../lib/retry-alert';
+import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { AvatarCard } from '../components/AvatarCard';
 import { PasswordChangeForm } from '../components/PasswordChangeForm';
 import { ProfileDetailsForm } from '../components/ProfileDetailsForm';
@@ -50,11 +49,7 @@ export function ProfilePage() {
         </Stack>
       )}
 
-      {user.isError && (
-        <RetryAlert title="Your profile could not be loaded" onRetry={() => void user.refetch()}>
-          {loadFailureReason(user.error)}
-        </RetryAlert>
-      )}
+      {user.isError && <QueryRetryAlert title="Your profile could not be loaded" query={user} />}
 
       {user.data && (
         <Grid gap="xl">

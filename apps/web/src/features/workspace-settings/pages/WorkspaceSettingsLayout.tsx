@@ -1,18 +1,17 @@
-import { Avatar, Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Avatar, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconInfoCircle, IconPuzzle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, Outlet, useLocation, useParams } from 'react-router';
-import { loadFailureReason } from '../../../lib/api';
-import { RetryAlert } from '../../../lib/retry-alert';
+import { Outlet, useParams } from 'react-router';
+import { QueryRetryAlert } from '../../../lib/retry-alert';
+import { SettingsNav, type SettingsTab } from '../../../lib/settings-layout';
 import { clientQueryOptions } from '../../../lib/tenant-api';
 
 /** ps/client-settings/:id: the workspace's name and a sub-navigation (Information, Modules). */
 export function WorkspaceSettingsLayout() {
   const { id = '' } = useParams();
-  const { pathname } = useLocation();
   const client = useQuery(clientQueryOptions(id));
   const base = `/ps/client-settings/${encodeURIComponent(id)}`;
-  const tabs = [
+  const tabs: SettingsTab[] = [
     { to: `${base}/client-detail`, label: 'Information', icon: IconInfoCircle },
     { to: `${base}/client-module`, label: 'Modules', icon: IconPuzzle },
   ];
@@ -39,28 +38,10 @@ export function WorkspaceSettingsLayout() {
         </Stack>
       </Group>
       {client.isError ? (
-        <RetryAlert title="The workspace could not be loaded" onRetry={() => void client.refetch()}>
-          {loadFailureReason(client.error)}
-        </RetryAlert>
+        <QueryRetryAlert title="The workspace could not be loaded" query={client} />
       ) : (
         <>
-          <Group component="nav" aria-label="Workspace settings" gap="xs">
-            {tabs.map((tab) => {
-              const active = pathname.startsWith(tab.to);
-              return (
-                <Button
-                  key={tab.to}
-                  component={Link}
-                  to={tab.to}
-                  variant={active ? 'filled' : 'default'}
-                  aria-current={active ? 'page' : undefined}
-                  leftSection={<tab.icon size={16} aria-hidden="true" />}
-                >
-                  {tab.label}
-                </Button>
-              );
-            })}
-          </Group>
+          <SettingsNav label="Workspace settings" tabs={tabs} />
           <Card padding="xl" component="section">
             <Outlet />
           </Card>
