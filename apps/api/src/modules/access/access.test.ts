@@ -63,6 +63,10 @@ describe('access layer', () => {
             schema: { params: z.object({ orgId: z.uuid(), clientId: z.uuid() }) },
             handler: async (request) => ({ client: requireActor(request).client?.id }),
           });
+          app.post('/v1/organizations/probe/public/', {
+            config: { access: { public: 'the body carries its own credential' } },
+            handler: async (request) => ({ actor: request.actor }),
+          });
         },
       },
     );
@@ -188,6 +192,22 @@ describe('access layer', () => {
       'STRANGER',
     );
     expect(crossed.statusCode).toBe(404);
+  });
+
+  it('lets a route declared public through without a session, and with no actor', async () => {
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/v1/organizations/probe/public/',
+    });
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.json()).toEqual({ actor: null });
+    // A bad token is not an error either: the route does not look at it.
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: '/v1/organizations/probe/public/',
+      headers: { authorization: 'Bearer not-a-token' },
+    });
+    expect(forged.statusCode).toBe(200);
   });
 
   it('stops the app from starting when a tenant route declares no rule', async () => {

@@ -28,13 +28,16 @@ import {
  * - `{ client: 'clientId', organization?: 'orgId', permission }`: the workspace (and, when the path
  *   names both, the organization it must belong to);
  * - `{ signedIn: 'why no tenant' }`: a signed-in route with no tenant in its path (the reason is
- *   documentation, and makes the choice explicit).
+ *   documentation, and makes the choice explicit);
+ * - `{ public: 'why anyone' }`: a route with no tenant that needs no session at all, such as
+ *   accepting an invitation, whose token is the credential.
  * `permission: null` means any member of the tenant.
  */
 export type AccessRule =
   | { organization: string; client?: undefined; permission: Permission | null }
   | { client: string; organization?: string; permission: Permission | null }
-  | { signedIn: string };
+  | { signedIn: string }
+  | { public: string };
 
 /** The caller as the access layer found them in the tenant of the request. */
 export interface Actor extends AuthState {
@@ -100,7 +103,7 @@ export async function resolveActor(
   request: FastifyRequest,
   rule: AccessRule,
 ): Promise<Actor | null> {
-  if ('signedIn' in rule) return null;
+  if ('signedIn' in rule || 'public' in rule) return null;
   const auth = requireAuth(request);
   const tenant: TenantRef =
     rule.client !== undefined
@@ -141,6 +144,7 @@ export function registerAccess(app: FastifyInstance): void {
       }
       return;
     }
+    if ('public' in rule) return;
     const authenticate: onRequestHookHandler = async (request) => app.authenticate(request);
     const access: preHandlerHookHandler = async (request) => {
       request.actor = await resolveActor(app, request, rule);
