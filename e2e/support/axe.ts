@@ -17,6 +17,18 @@ export async function expectNoSeriousA11yViolations(
   testInfo: TestInfo,
   options: AxeOptions = {},
 ) {
+  // A menu closing or a modal fading in is half transparent for a moment; axe would see its
+  // colours mid-transition. CSS transitions end (unlike a loader's endless animation): wait for them.
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'),
+      undefined,
+      { timeout: 5_000 },
+    )
+    .catch(() => {});
   let builder = new AxeBuilder({ page }).withTags([
     'wcag2a',
     'wcag2aa',
