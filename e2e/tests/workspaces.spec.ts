@@ -290,3 +290,39 @@ test('deleting the current workspace clears it', async ({ page, request, mailbox
   expect(state?.ps_current_channel[scene.dock]).toBeUndefined();
   await expect(page.getByRole('heading', { level: 3, name: 'Dock' })).toHaveCount(0);
 });
+
+test.describe('the navigation guard, with two modules on', () => {
+  test('the root goes to the current workspace dashboard; a module path of another enabled module becomes the channel; one not on goes to the dashboard', async ({
+    page,
+    request,
+    mailbox,
+  }) => {
+    const scene = await ownerScene(request, mailbox);
+    const auth = { Authorization: `Bearer ${scene.token}` };
+    // Precise Financial (PF) on beside 2D Transit in Harbour.
+    const app = await request.post(
+      `/v1/organizations/${scene.orgId}/clients/${scene.harbour}/apps/precise_financial/`,
+      { headers: auth, data: { enabled: true } },
+    );
+    expect(app.ok(), await app.text()).toBe(true);
+    await signIn(page, scene.user);
+
+    await page.goto(`/ps/${scene.harbour}/dashboard`);
+    await page.getByRole('button', { name: 'Module: No module' }).click();
+    await page.getByRole('menuitem', { name: '2D Transit' }).click();
+    await expect(page).toHaveURL(new RegExp(`/tr/${scene.harbour}/home$`));
+
+    await page.goto('/');
+    await expect(page).toHaveURL(new RegExp(`/ps/${scene.harbour}/dashboard$`));
+
+    await page.goto(`/pf/${scene.harbour}/home`);
+    await expect(page).toHaveURL(new RegExp(`/pf/${scene.harbour}/home$`));
+    await expect(page.getByRole('button', { name: 'Module: Precise Financial' })).toBeVisible();
+    expect((await storedAuth(page))?.ps_current_channel[scene.harbour]).toBe('PF');
+
+    // SKUFlex is not on in Harbour.
+    await page.goto(`/skuf/${scene.harbour}/home`);
+    await expect(page).toHaveURL(new RegExp(`/ps/${scene.harbour}/dashboard$`));
+    expect((await storedAuth(page))?.ps_current_channel[scene.harbour]).toBe('PF');
+  });
+});

@@ -19,6 +19,7 @@ import {
 import { resolveJwtSecret } from './lib/secrets.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { registerHttpsRedirect } from './plugins/https-redirect.ts';
 import { protocolErrorOptions, registerProtocolErrors } from './plugins/protocol-errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
@@ -166,6 +167,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
   registerProtocolErrors(app);
   registerCompression(app);
   await registerSecurity(app);
+  registerHttpsRedirect(app, { publicUrl: config.publicUrl, trustProxy: config.trustProxy });
   await registerOpenApi(app);
   registerAuthentication(app);
   registerAccess(app);
