@@ -11,6 +11,7 @@ import type {
   Paginated,
   User,
 } from '@portolan/contract';
+import { PAGE_SIZE } from '@portolan/contract';
 import { ACTIVITY_PAGE_SIZE_WEB } from './constants';
 import {
   keepPreviousData,
@@ -58,14 +59,22 @@ export function useUpdateOrganization(orgId: string) {
   });
 }
 
-/** GET /v1/organizations/{orgId}/clients/?status&key (every workspace on one page). */
-export function organizationClientsQueryOptions(orgId: string, status: StatusFilter, key: string) {
+/** Workspaces per page of the organization's list (spec §9: the org list's page size). */
+export const WORKSPACES_PAGE_SIZE = PAGE_SIZE.orgList;
+
+/** GET /v1/organizations/{orgId}/clients/?status&key&page&limit. */
+export function organizationClientsQueryOptions(
+  orgId: string,
+  status: StatusFilter,
+  key: string,
+  page = 1,
+) {
   return queryOptions({
-    queryKey: [...organizationClientsPrefix(orgId), { status, key }],
+    queryKey: [...organizationClientsPrefix(orgId), { status, key, page }],
     queryFn: ({ signal }) =>
       api.get<Paginated<Client>>(`/v1/organizations/${enc(orgId)}/clients/`, {
         signal,
-        query: { status, key: key || undefined, limit: 250 },
+        query: { status, key: key || undefined, page, limit: WORKSPACES_PAGE_SIZE },
       }),
     placeholderData: keepPreviousData,
   });

@@ -2,7 +2,6 @@ import {
   Alert,
   Card,
   Group,
-  Pagination,
   Select,
   Skeleton,
   Stack,
@@ -23,6 +22,7 @@ import { IconActivity, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { EmptyListCard } from '../../../lib/empty-list-card';
+import { PagePagination } from '../../../lib/page-pagination';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { ACTIVITY_LABELS, ACTIVITY_PAGE_SIZE_WEB, formatDate } from '../api/constants';
 import { activitiesQueryOptions, useOrganization } from '../api/org-settings-api';
@@ -177,24 +177,7 @@ export function ActivitiesPage() {
                   </Table>
                 </Table.ScrollContainer>
               </Card>
-              {total > 1 && (
-                <Group justify="center">
-                  <Pagination
-                    total={total}
-                    value={page}
-                    onChange={setPage}
-                    getControlProps={(control) => ({
-                      'aria-label':
-                        control === 'previous'
-                          ? 'Previous page'
-                          : control === 'next'
-                            ? 'Next page'
-                            : control,
-                    })}
-                    getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
-                  />
-                </Group>
-              )}
+              <PagePagination total={total} page={page} onChange={setPage} />
             </>
           )}
         </>

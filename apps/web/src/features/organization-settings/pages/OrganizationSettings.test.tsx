@@ -161,6 +161,25 @@ describe('Organization settings', () => {
     );
   });
 
+  it('Workspaces: more than a page of them brings page buttons; a filter starts again at page 1', async () => {
+    const many = { ...page([workspace({ role: 'OWNER' })]), count: 260 };
+    const mock = orgApi('OWNER', { [CLIENTS]: json(many) });
+    signIn();
+    renderApp(`${BASE}/clients`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Page 2' }));
+    await waitFor(() =>
+      expect(mock.callsTo(CLIENTS).some((c) => c.url.includes('page=2'))).toBe(true),
+    );
+    expect(mock.callsTo(CLIENTS)[0]?.url).toContain('limit=250');
+    await user.click(screen.getByRole('radio', { name: 'Pending' }));
+    await waitFor(() =>
+      expect(mock.callsTo(CLIENTS).at(-1)?.url).toMatch(
+        /status=pending.*page=1|page=1.*status=pending/,
+      ),
+    );
+  });
+
   it('Workspaces: an empty organization says "No workspace yet"', async () => {
     mockApi({
       'GET /v1/rest-auth/user/': json(adaWithView()),

@@ -47,12 +47,14 @@ import { confirmModal } from '../../../lib/confirm';
 import { currentUserQueryOptions } from '../../../lib/current-user';
 import { EmptyListCard } from '../../../lib/empty-list-card';
 import { ErrorCode } from '../../../lib/error-codes';
+import { PagePagination } from '../../../lib/page-pagination';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { forgetWorkspace } from '../../../lib/tenancy';
 import { toast } from '../../../lib/toasts';
 import { formatDate, STATUS_LABELS } from '../api/constants';
 import {
   organizationClientsQueryOptions,
+  WORKSPACES_PAGE_SIZE,
   useApproveWorkspace,
   useDeleteWorkspace,
   useOrganization,
@@ -276,7 +278,15 @@ export function WorkspacesPage() {
   const [status, setStatus] = useState<StatusFilter>('all');
   const [search, setSearch] = useState('');
   const [key] = useDebouncedValue(search.trim(), 300);
-  const clients = useQuery(organizationClientsQueryOptions(orgId, status, key));
+  const [page, setPage] = useState(1);
+  // Another filter starts again at its first page.
+  const [filterOfPage, setFilterOfPage] = useState({ status, key });
+  if (filterOfPage.status !== status || filterOfPage.key !== key) {
+    setFilterOfPage({ status, key });
+    setPage(1);
+  }
+  const clients = useQuery(organizationClientsQueryOptions(orgId, status, key, page));
+  const pages = Math.ceil((clients.data?.count ?? 0) / WORKSPACES_PAGE_SIZE);
   const me = useQuery(currentUserQueryOptions());
   const saveView = useSaveViewOption();
   const approve = useApproveWorkspace(orgId);
@@ -423,6 +433,7 @@ export function WorkspacesPage() {
         ) : (
           <ListView {...rowProps} clients={list} />
         ))}
+      <PagePagination total={pages} page={page} onChange={setPage} />
     </Stack>
   );
 }
