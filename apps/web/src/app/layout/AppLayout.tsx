@@ -24,6 +24,7 @@ import { Logo, LogoMark } from './Logo';
 import { ChannelMenu, SettingsGears, WorkspaceMenu } from './TenancyMenus';
 import { useToastArea } from './toast-area';
 import { UserMenu } from './UserMenu';
+import { NotificationBell } from '../../features/notifications/components/NotificationBell';
 
 const DASHBOARD_RE = /^\/ps\/(?:[^/]+\/)?dashboard\/?$/;
 
@@ -128,7 +129,10 @@ export function AppLayout() {
               <SettingsGears />
             </Group>
           </Group>
-          <UserMenu />
+          <Group gap="xs" wrap="nowrap">
+            <NotificationBell />
+            <UserMenu />
+          </Group>
         </Group>
       </AppShell.Header>
 
