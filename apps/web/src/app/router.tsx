@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { invitationRoutes } from '../features/invitations/routes';
 import { moduleRoutes } from '../features/modules/routes';
 import { organizationSettingsRoutes } from '../features/organization-settings/routes';
 import { organizationRoutes } from '../features/organizations/routes';
@@ -100,6 +101,7 @@ export const routes: RouteObject[] = [
       {
         lazy: authLayout,
         children: [
+          ...invitationRoutes(lazyPage),
           {
             path: 'reset-password',
             handle: handle({ title: 'Choose a new password', name: 'ResetPassword' }),

@@ -9,7 +9,7 @@ import { toast } from '../../../lib/toasts';
 import { codeError } from '../../../lib/validation';
 import { clearActivation, type PendingActivation } from '../api/activation-storage';
 import { activate, resendActivationCode } from '../api/auth-api';
-import { completeSignIn } from '../api/sign-in';
+import { completeSignIn } from '../../../lib/sign-in';
 import { AuthHeading } from './AuthHeading';
 import { CodeInput } from './CodeInput';
 import { FormAlert } from './FormAlert';

@@ -6,7 +6,7 @@ import { ErrorCode } from '../../../lib/error-codes';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { signInDestination } from '../../../lib/auth-store';
 import { googleLogin } from '../api/auth-api';
-import { completeSignIn } from '../api/sign-in';
+import { completeSignIn } from '../../../lib/sign-in';
 import { AuthHeading } from '../components/AuthHeading';
 import { FormAlert } from '../components/FormAlert';
 

@@ -21,7 +21,7 @@ import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
 import { emailError, requiredError } from '../../../lib/validation';
 import { activationFromDetails, saveActivation } from '../api/activation-storage';
 import { googleStartUrl, login } from '../api/auth-api';
-import { completeSignIn } from '../api/sign-in';
+import { completeSignIn } from '../../../lib/sign-in';
 import { AuthHeading } from '../components/AuthHeading';
 import { FormAlert } from '../components/FormAlert';
 

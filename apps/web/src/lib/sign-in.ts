@@ -1,6 +1,6 @@
-import { useAuthStore } from '../../../lib/auth-store';
-import { currentUserKey, fetchCurrentUser } from '../../../lib/current-user';
-import { queryClient } from '../../../lib/query-client';
+import { useAuthStore } from './auth-store';
+import { currentUserKey, fetchCurrentUser } from './current-user';
+import { queryClient } from './query-client';
 
 /**
  * What every successful sign-in does (e-mail or Google): load the user with the new token
