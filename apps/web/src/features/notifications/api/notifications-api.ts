@@ -192,7 +192,12 @@ export function useCountFromPush(count: number | null) {
   useEffect(() => {
     if (count === null) return;
     const old = queryClient.getQueryData<{ count: number }>(newCountKey);
-    queryClient.setQueryData(newCountKey, { count });
-    if (old?.count !== count) void queryClient.invalidateQueries({ queryKey: notificationsKey });
+    // The pushed count is the newest: a poll still on its way would bring an older one.
+    void queryClient.cancelQueries({ queryKey: newCountKey }).then(() => {
+      queryClient.setQueryData(newCountKey, { count });
+      if (old?.count !== count) {
+        void queryClient.invalidateQueries({ queryKey: [...notificationsKey, 'list'] });
+      }
+    });
   }, [count, queryClient]);
 }
