@@ -5,10 +5,11 @@
 // new page passes axe. With E2E_SHOTS_DIR set, pages are photographed at 1440 and 390 px.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import type { Page, TestInfo } from '@playwright/test';
 import { createActiveUser } from '../support/accounts.ts';
 import { expect, expectNoSeriousA11yViolations, test } from '../support/fixtures.ts';
 import { fillSignIn, pathAndQuery, type NewUser } from '../support/pages.ts';
+import { ownerScene } from '../support/scenes.ts';
 import { AUTH_STORAGE_KEY } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SHOTS_DIR;
@@ -28,44 +29,6 @@ async function shoot(page: Page, name: string, open?: () => Promise<void>) {
     if (open) await page.keyboard.press('Escape');
   }
   await page.setViewportSize(size);
-}
-
-interface Scene {
-  user: NewUser;
-  token: string;
-  orgId: string;
-  harbour: string;
-  dock: string;
-}
-
-/** An owner with the organization "Acme e2e" and the workspaces Harbour and Dock, through the API. */
-async function ownerScene(
-  request: APIRequestContext,
-  mailbox: Parameters<typeof createActiveUser>[1],
-): Promise<Scene> {
-  const user = await createActiveUser(request, mailbox, 'owner');
-  const login = await request.post('/v1/rest-auth/app/login/', {
-    data: { email: user.email, password: user.password },
-  });
-  expect(login.ok(), await login.text()).toBe(true);
-  const { token } = (await login.json()) as { token: string };
-  const auth = { Authorization: `Bearer ${token}` };
-  const org = await request.post('/v1/organizations/', {
-    headers: auth,
-    data: { name: 'Acme e2e' },
-  });
-  expect(org.status(), await org.text()).toBe(201);
-  const orgId = ((await org.json()) as { id: string }).id;
-  const ids: string[] = [];
-  for (const name of ['Harbour', 'Dock']) {
-    const res = await request.post(`/v1/organizations/${orgId}/clients/`, {
-      headers: auth,
-      data: { name },
-    });
-    expect(res.status(), await res.text()).toBe(201);
-    ids.push(((await res.json()) as { id: string }).id);
-  }
-  return { user, token, orgId, harbour: ids[0]!, dock: ids[1]! };
 }
 
 async function signIn(page: Page, user: NewUser) {

@@ -1,0 +1,56 @@
+// Scenes for browser tests, made through the HTTP API: an owner with an organization and two
+// workspaces, and what an invitation leaves in the mail.
+import { expect, type APIRequestContext } from '@playwright/test';
+import { createActiveUser } from './accounts.ts';
+import type { Mailbox } from './mailbox.ts';
+import type { NewUser } from './pages.ts';
+
+export interface Scene {
+  user: NewUser;
+  token: string;
+  orgId: string;
+  harbour: string;
+  dock: string;
+}
+
+/** An owner with the organization "Acme e2e" and the workspaces Harbour and Dock, through the API. */
+export async function ownerScene(request: APIRequestContext, mailbox: Mailbox): Promise<Scene> {
+  const user = await createActiveUser(request, mailbox, 'owner');
+  const login = await request.post('/v1/rest-auth/app/login/', {
+    data: { email: user.email, password: user.password },
+  });
+  expect(login.ok(), await login.text()).toBe(true);
+  const { token } = (await login.json()) as { token: string };
+  const auth = { Authorization: `Bearer ${token}` };
+  const org = await request.post('/v1/organizations/', {
+    headers: auth,
+    data: { name: 'Acme e2e' },
+  });
+  expect(org.status(), await org.text()).toBe(201);
+  const orgId = ((await org.json()) as { id: string }).id;
+  const ids: string[] = [];
+  for (const name of ['Harbour', 'Dock']) {
+    const res = await request.post(`/v1/organizations/${orgId}/clients/`, {
+      headers: auth,
+      data: { name },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    ids.push(((await res.json()) as { id: string }).id);
+  }
+  return { user, token, orgId, harbour: ids[0]!, dock: ids[1]! };
+}
+
+/** The bearer header of a scene's owner. */
+export const authOf = (scene: Pick<Scene, 'token'>) => ({ Authorization: `Bearer ${scene.token}` });
+
+/** The path and query of the invitation link in the newest invitation e-mail to `email`. */
+export async function invitationLink(
+  mailbox: Mailbox,
+  email: string,
+  since?: Date,
+): Promise<string> {
+  const mail = await mailbox.waitFor(email, { subject: /invit/i, since });
+  const link = /\/ps\/(?:clients|organizations)\/invitation\?token=[\w-]+/.exec(mail.text)?.[0];
+  expect(link, `an invitation link in:\n${mail.text}`).toBeTruthy();
+  return link!;
+}
