@@ -45,6 +45,15 @@ export const ErrorCode = {
   ALREADY_APPROVED: 'ALREADY_APPROVED',
   /** Switching off the workspace's last enabled module through its applications. */
   LAST_ENABLED_MODULE: 'LAST_ENABLED_MODULE',
+  // members
+  /** Demoting or removing the organization's last OWNER: 409. */
+  LAST_OWNER: 'LAST_OWNER',
+  /** Removing oneself, or changing one's own workspace role: 403. */
+  OWN_MEMBERSHIP: 'OWN_MEMBERSHIP',
+  /** Removing a workspace OWNER from the workspace: 409. */
+  WORKSPACE_OWNER: 'WORKSPACE_OWNER',
+  /** Changing the role or the workspaces of a member whose invitation is still pending: 409. */
+  MEMBERSHIP_PENDING: 'MEMBERSHIP_PENDING',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

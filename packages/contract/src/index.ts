@@ -16,3 +16,4 @@ export * from './invitations.ts';
 export * from './notifications.ts';
 export * from './permissions.ts';
 export * from './members.ts';
+export * from './member-rules.ts';
