@@ -28,6 +28,7 @@ import { registerAccess } from './modules/access/index.ts';
 import { activitiesModule } from './modules/activities/index.ts';
 import { authModule, registerAuthentication } from './modules/auth/index.ts';
 import { clientsModule } from './modules/clients/index.ts';
+import { membersModule } from './modules/members/index.ts';
 import { organizationsModule } from './modules/organizations/index.ts';
 import { systemModule } from './modules/system/index.ts';
 import { uploadsModule } from './modules/uploads/index.ts';
@@ -78,6 +79,7 @@ const MODULES = [
   organizationsModule,
   clientsModule,
   activitiesModule,
+  membersModule,
 ];
 
 /** JSON bodies above this answer 413. Uploads have their own limit. */
