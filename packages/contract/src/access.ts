@@ -55,6 +55,9 @@ export const ORG_PERMISSIONS = {
   'organization.members.manage': ['OWNER', 'ADMIN'],
   /** Billing pages and payments (spec §5, §6). */
   'organization.billing': ['OWNER', 'ADMIN'],
+  /** The organization's access rules and custom roles (usable in all its workspaces). */
+  'organization.roles.read': ['OWNER', 'ADMIN'],
+  'organization.roles.manage': ['OWNER', 'ADMIN'],
 } as const satisfies Record<string, readonly OrgRole[]>;
 export type OrgPermission = keyof typeof ORG_PERMISSIONS;
 
@@ -69,6 +72,12 @@ export const WORKSPACE_PERMISSIONS = {
   /** Members of the workspace: invite, change roles, remove. */
   'client.members.read': ['OWNER', 'ADMIN', 'MANAGER', 'STAFF'],
   'client.members.manage': ['OWNER', 'ADMIN', 'MANAGER'],
+  /**
+   * The workspace's access rules and custom roles, and its members' custom roles and overrides
+   * (REFERENCE: only OWNER, ADMIN or MANAGER change roles and rules). Anyone reads their own.
+   */
+  'client.roles.read': ['OWNER', 'ADMIN', 'MANAGER'],
+  'client.roles.manage': ['OWNER', 'ADMIN', 'MANAGER'],
 } as const satisfies Record<string, readonly WorkspaceRole[]>;
 export type WorkspacePermission = keyof typeof WORKSPACE_PERMISSIONS;
 

@@ -45,6 +45,23 @@ export const ErrorCode = {
   ALREADY_APPROVED: 'ALREADY_APPROVED',
   /** Switching off the workspace's last enabled module through its applications. */
   LAST_ENABLED_MODULE: 'LAST_ENABLED_MODULE',
+  // invitations
+  /** Inviting someone who is already an accepted member of the organization or workspace: 409. */
+  ALREADY_MEMBER: 'ALREADY_MEMBER',
+  /** Inviting someone whose invitation there is still pending (and not expired): 409. */
+  INVITATION_PENDING: 'INVITATION_PENDING',
+  /** No live invitation has this token (unknown, replaced by a resend, revoked, another route). */
+  INVITATION_INVALID: 'INVITATION_INVALID',
+  /** The invitation's 7 days are over: 410. Ask for a new one (resend). */
+  INVITATION_EXPIRED: 'INVITATION_EXPIRED',
+  INVITATION_ALREADY_ACCEPTED: 'INVITATION_ALREADY_ACCEPTED',
+  INVITATION_ALREADY_DECLINED: 'INVITATION_ALREADY_DECLINED',
+  /** A signed-in caller accepting an invitation addressed to another account: 403. */
+  INVITATION_OTHER_ACCOUNT: 'INVITATION_OTHER_ACCOUNT',
+  /** Resending for a membership that is not pending: 409. */
+  INVITATION_NOT_PENDING: 'INVITATION_NOT_PENDING',
+  /** Declining a notification that offers no pending invitation: 409. */
+  NOT_AN_OPEN_INVITATION: 'NOT_AN_OPEN_INVITATION',
   // members
   /** Demoting or removing the organization's last OWNER: 409. */
   LAST_OWNER: 'LAST_OWNER',
@@ -54,6 +71,13 @@ export const ErrorCode = {
   WORKSPACE_OWNER: 'WORKSPACE_OWNER',
   /** Changing the role or the workspaces of a member whose invitation is still pending: 409. */
   MEMBERSHIP_PENDING: 'MEMBERSHIP_PENDING',
+  // access rules and custom roles
+  /** Changing or deleting a system-made access rule or custom role: 403. */
+  SYSTEM_MANAGED: 'SYSTEM_MANAGED',
+  /** Deleting an access rule that live custom roles list: 409, `details.roles` names them. */
+  RULE_IN_USE: 'RULE_IN_USE',
+  /** Deleting a custom role that members hold: 409, `details.members` names them. */
+  ROLE_IN_USE: 'ROLE_IN_USE',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

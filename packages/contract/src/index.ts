@@ -17,3 +17,5 @@ export * from './notifications.ts';
 export * from './permissions.ts';
 export * from './members.ts';
 export * from './member-rules.ts';
+export * from './permission-resolution.ts';
+export * from './permission-schemas.ts';
