@@ -28,8 +28,11 @@ import { registerAccess } from './modules/access/index.ts';
 import { activitiesModule } from './modules/activities/index.ts';
 import { authModule, registerAuthentication } from './modules/auth/index.ts';
 import { clientsModule } from './modules/clients/index.ts';
+import { notificationsModule } from './modules/notifications/index.ts';
 import { membersModule } from './modules/members/index.ts';
+import { invitationsModule } from './modules/invitations/index.ts';
 import { organizationsModule } from './modules/organizations/index.ts';
+import { permissionsModule } from './modules/permissions/index.ts';
 import { systemModule } from './modules/system/index.ts';
 import { uploadsModule } from './modules/uploads/index.ts';
 import { usersModule } from './modules/users/index.ts';
@@ -80,6 +83,9 @@ const MODULES = [
   clientsModule,
   activitiesModule,
   membersModule,
+  invitationsModule,
+  notificationsModule,
+  permissionsModule,
 ];
 
 /** JSON bodies above this answer 413. Uploads have their own limit. */

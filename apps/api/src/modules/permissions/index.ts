@@ -1,0 +1,2 @@
+// The permissions module's face: access rules, custom roles, the catalogue and members' permissions.
+export { permissionRoutes as permissionsModule } from './routes.ts';
