@@ -102,7 +102,10 @@ describe('organization members: removal', () => {
     expect(await workspaceMembership(db, w1, member.id)).toBeUndefined();
     expect(await workspaceMembership(db, w2, member.id)).toBeUndefined();
     expect(await permissionRows(db, w1, member.id)).toBe(0);
-    expect(await invitationRow(db, invited.invitation.id)).toMatchObject({ status: 'REVOKED' });
+    expect(await invitationRow(db, invited.invitation.id)).toMatchObject({
+      status: 'REVOKED',
+      decided_at: t.clock.now(),
+    });
     const notification = await notificationRow(db, invited.notification.id);
     expect(notification).toMatchObject({ status: 'DONE', is_seen: true });
     expect(notification.meta).not.toHaveProperty('invitation_token');
