@@ -24,6 +24,8 @@ export const ACTIVITY_ACTIONS = [
   'DELETE_WORKSPACE',
   'UPDATE_WORKSPACE_MODULES',
   'DOWNLOAD_REPORT',
+  /** An invitee declined an invitation (recorded for the organization's log). */
+  'DECLINE_INVITATION',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 /** The actions by name, for code that records one: `ActivityAction.SIGN_IN`. */

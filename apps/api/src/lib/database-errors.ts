@@ -91,3 +91,8 @@ export function withTimeout<T>(work: Promise<T>, ms: number, what = 'The databas
   work.catch(() => {});
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** PostgreSQL's unique_violation (23505), whichever driver reports it (Drizzle wraps it in `cause`). */
+export const isUniqueViolation = (err: unknown): boolean =>
+  (err as { code?: string }).code === '23505' ||
+  (err as { cause?: { code?: string } }).cause?.code === '23505';

@@ -100,3 +100,73 @@ export function registrationAttemptMail(ctx: MailContext, to: string, firstName:
       'If it was not you, ignore this e-mail: nothing was changed, and your account stays as it is.',
   });
 }
+
+/** What an invitation or an addition is to, as the mails name it. */
+export interface MembershipOffer {
+  kind: 'organization' | 'client';
+  /** The organization's or the workspace's name. */
+  target: string;
+  /** Who invited or added them (name, else e-mail). */
+  inviter: string;
+  /** The role's display name. */
+  role: string;
+}
+
+const noun = (offer: MembershipOffer) => (offer.kind === 'client' ? 'workspace' : 'organization');
+
+/**
+ * An invitation: the link to the confirm page carries the token (spec §2: /ps/clients/invitation
+ * or /ps/organizations/invitation), valid for `validDays`.
+ */
+export function invitationMail(
+  ctx: MailContext,
+  to: string,
+  firstName: string,
+  offer: MembershipOffer & { token: string; validDays: number },
+) {
+  const base = ctx.publicUrl.replace(/\/+$/, '');
+  const page = offer.kind === 'client' ? 'clients' : 'organizations';
+  return layout(ctx, to, `You are invited to ${offer.target} on ${ctx.brand}`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [
+      `${offer.inviter} invited you to the ${noun(offer)} ${offer.target} on ${ctx.brand}, as ${offer.role}.`,
+      'Open the link to accept. If you have no password yet, you choose one there.',
+    ],
+    links: [
+      {
+        label: 'Accept the invitation',
+        url: `${base}/ps/${page}/invitation?token=${encodeURIComponent(offer.token)}`,
+      },
+    ],
+    footer: `The link works for ${offer.validDays} days. If you do not know ${offer.inviter}, ignore this e-mail.`,
+  });
+}
+
+/**
+ * A member added at once (a force-invitation). It never carries a password (decision 0008): the
+ * inviter chose the password of a new account and hands it over themselves, or the member chooses
+ * their own through "Reset your password".
+ */
+export function memberAddedMail(
+  ctx: MailContext,
+  to: string,
+  firstName: string,
+  offer: MembershipOffer & { newAccount: boolean },
+) {
+  const base = ctx.publicUrl.replace(/\/+$/, '');
+  return layout(ctx, to, `You were added to ${offer.target} on ${ctx.brand}`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [
+      `${offer.inviter} added you to the ${noun(offer)} ${offer.target} on ${ctx.brand}, as ${offer.role}.`,
+      offer.newAccount
+        ? `An account was made for you: sign in with this e-mail address and the password ${offer.inviter} chose, which they give you themselves. You may also choose your own password with "Reset your password".`
+        : `Sign in with your ${ctx.brand} account as usual.`,
+    ],
+    links: [
+      { label: 'Sign in', url: `${base}/login` },
+      ...(offer.newAccount
+        ? [{ label: 'Reset your password', url: `${base}/forgot-password` }]
+        : []),
+    ],
+  });
+}

@@ -308,6 +308,15 @@ const sessionToken = (ctx: AppContext, userId: string, session: { id: string; ex
     tokenExpiry(ctx.clock, session.expires_at),
   );
 
+/**
+ * Signs in a user proven by other means (an accepted invitation that set their password) inside
+ * the caller's transaction, so the session commits with the change that proved them.
+ */
+export async function startSessionIn(tx: Tx, ctx: AppContext, user: UserRow, meta: ClientMeta) {
+  const session = await openSession(tx, ctx, user, meta);
+  return sessionToken(ctx, user.id, session);
+}
+
 /** Issues a session token for a user who has proven who they are. */
 export async function startSession(ctx: AppContext, user: UserRow, meta: ClientMeta) {
   const session = await ctx.db.transaction((tx) => openSession(tx, ctx, user, meta));

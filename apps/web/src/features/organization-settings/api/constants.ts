@@ -18,6 +18,7 @@ export const ACTIVITY_LABELS: Record<ActivityAction, string> = {
   DELETE_WORKSPACE: 'Deleted a workspace',
   UPDATE_WORKSPACE_MODULES: 'Switched modules',
   DOWNLOAD_REPORT: 'Downloaded a report',
+  DECLINE_INVITATION: 'Declined an invitation',
 };
 
 export const STATUS_LABELS = { all: 'All', enabled: 'Enabled', pending: 'Pending' } as const;
