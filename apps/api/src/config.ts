@@ -1,6 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { APP_PROFILE_NAMES, APP_VERSION, type AppProfile } from '@portolan/contract';
+import {
+  APP_PROFILE_NAMES,
+  APP_VERSION,
+  NOTIFICATION_HEARTBEAT_MS,
+  type AppProfile,
+} from '@portolan/contract';
 
 /**
  * All configuration comes from the environment and is parsed here once, at start-up.
@@ -89,6 +94,8 @@ const envSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_MS: ms(2_000, 100),
   /** PostgreSQL: statements running longer are cancelled (statement_timeout). */
   DATABASE_STATEMENT_TIMEOUT_MS: ms(5_000, 100),
+  /** The bell's event stream: a heartbeat (and a check that the session is still live) this often. */
+  NOTIFICATION_HEARTBEAT_MS: ms(NOTIFICATION_HEARTBEAT_MS, 50),
   /** Where the built web app is; defaults to apps/web/dist beside this package. */
   WEB_DIST: z.string().optional(),
 });
@@ -156,6 +163,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    notificationHeartbeatMs: e.NOTIFICATION_HEARTBEAT_MS,
     /** Where the built web app lives; served with an SPA fallback when present. */
     webDist: e.WEB_DIST
       ? path.resolve(e.WEB_DIST)

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import type { LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@portolan/contract';
 import { createTestApp, registerActiveUser, uniqueEmail, type TestApp } from './support/app.ts';
@@ -521,7 +521,35 @@ function sweep(route: Route): FuzzRequest[] {
 const CODES = new Set<string>(Object.values(ErrorCode));
 
 /** What is wrong with an answer, or null. */
-function problem(route: Route, req: FuzzRequest, res: LightMyRequestResponse): string | null {
+/** What the checks read of an answer. */
+type Answer = Pick<LightMyRequestResponse, 'statusCode' | 'headers' | 'body' | 'json'>;
+
+/** A route that answers a server-sent event stream, which stays open until the client goes. */
+const answersStream = (route: Route) =>
+  Object.values(route.op.responses).some((r) =>
+    Object.keys((r as { content?: object }).content ?? {}).includes('text/event-stream'),
+  );
+
+/**
+ * Injects a request. An event stream never ends by itself, so for a stream route the answer is
+ * taken as soon as its headers are written: an open stream is then left (as a client that goes
+ * away), any other answer is read to its end.
+ */
+async function send(app: TestApp['app'], route: Route, options: InjectOptions): Promise<Answer> {
+  if (!answersStream(route)) return app.inject(options);
+  const res = await app.inject({ ...options, payloadAsStream: true });
+  let body = '';
+  if (/^text\/event-stream/.test(String(res.headers['content-type']))) {
+    res.raw.res.destroy();
+  } else {
+    const chunks: Buffer[] = [];
+    for await (const chunk of res.stream()) chunks.push(chunk as Buffer);
+    body = Buffer.concat(chunks).toString('utf8');
+  }
+  return { statusCode: res.statusCode, headers: res.headers, body, json: () => JSON.parse(body) };
+}
+
+function problem(route: Route, req: FuzzRequest, res: Answer): string | null {
   const status = res.statusCode;
   if (status >= 500) return `${status} server error`;
   // HEAD is the GET route without its body.
@@ -668,7 +696,7 @@ describe(`fuzzing every route of openapi.json (${RUNS} requests each, seed ${SEE
         if (authorization !== undefined) headers.authorization = authorization;
         if (req.contentType !== undefined) headers['content-type'] = req.contentType;
         const payload = typeof req.payload === 'string' ? fill(req.payload) : req.payload;
-        const res = await t.app.inject({
+        const res = await send(t.app, route, {
           method: req.method as 'GET',
           url: fill(req.url),
           headers,

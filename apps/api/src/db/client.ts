@@ -8,6 +8,12 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { isDatabaseUnavailable, withTimeout } from '../lib/database-errors.ts';
+import {
+  listenPglite,
+  listenPostgres,
+  type ChannelHandlers,
+  type ChannelListener,
+} from './listen.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -25,11 +31,17 @@ export interface Database {
   ping(): Promise<void>;
   /** Where lost connections are reported (they never crash the process); stderr until set. */
   setLogger(log: DatabaseLogger): void;
+  /**
+   * LISTENs on a NOTIFY channel: PostgreSQL on a connection of its own that reconnects after
+   * an outage; PGlite in process (db/listen.ts). Close the listener before the database.
+   */
+  listen(channel: string, handlers: ChannelHandlers): ChannelListener;
   close(): Promise<void>;
 }
 
 export interface DatabaseLogger {
   warn(obj: object, msg: string): void;
+  info?(obj: object, msg: string): void;
 }
 
 /** The health check's ping gives up after this, so GET /v1/health answers within 2 seconds. */
@@ -118,6 +130,12 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     setLogger(next) {
       log = next;
     },
+    // Through the current logger, so setLogger applies to a listener already running.
+    listen: (channel, handlers) =>
+      listenPostgres(base, channel, handlers, {
+        warn: (obj, msg) => log.warn(obj, msg),
+        info: (obj, msg) => log.info?.(obj, msg),
+      }),
     close: () => pool.end(),
   };
 }
@@ -180,6 +198,7 @@ export function wrapPglite(client: PGlite): Database {
       await withTimeout(db.execute(sql`select 1`), PING_TIMEOUT_MS);
     },
     setLogger() {},
+    listen: (channel, handlers) => listenPglite(client, channel, handlers),
     // Closing twice is harmless (PGlite itself throws "PGlite is closed").
     close: async () => {
       if (!client.closed) await client.close();

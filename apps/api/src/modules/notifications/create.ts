@@ -38,6 +38,14 @@ export async function createNotification(tx: Db | Tx, input: NewNotification): P
       ...(input.at && { created_at: input.at, modified_at: input.at }),
     })
     .returning({ id: notifications.id });
-  await tx.execute(sql`select pg_notify(${NOTIFICATION_CHANNEL}, ${input.recipientId})`);
+  await announceTo(tx, input.recipientId);
   return row!.id;
+}
+
+/**
+ * Tells every server instance, at commit, that a user's notifications changed (a new one, or one
+ * marked seen): the instances holding a stream of that user send it the new unseen count.
+ */
+export async function announceTo(tx: Db | Tx, recipientId: string): Promise<void> {
+  await tx.execute(sql`select pg_notify(${NOTIFICATION_CHANNEL}, ${recipientId})`);
 }

@@ -1,2 +1,14 @@
 // The notifications module's face: what other modules may use of it.
+import type { App } from '../../context.ts';
+import { notificationRoutes } from './routes.ts';
+import { streamRoutes } from './stream-routes.ts';
+
 export { createNotification, NOTIFICATION_CHANNEL, type NewNotification } from './create.ts';
+export { findOwnNotification } from './repo.ts';
+export { settleInvitationNotifications } from './service.ts';
+
+/** The bell: /v1/user/notification/ (list, unseen count, mark seen) and its event stream. */
+export async function notificationsModule(app: App): Promise<void> {
+  await app.register(notificationRoutes);
+  await app.register(streamRoutes);
+}

@@ -1,0 +1,64 @@
+import {
+  errorBodySchema,
+  notificationCountSchema,
+  notificationListQuerySchema,
+  notificationPageSchema,
+  notificationSchema,
+} from '@portolan/contract';
+import { z } from 'zod';
+import type { App } from '../../context.ts';
+import { requireAuth } from '../auth/index.ts';
+import { countNewNotifications, listNotifications, markNotificationSeen } from './service.ts';
+
+const tags = ['notifications'];
+const security = [{ bearerAuth: [] }];
+
+/**
+ * The caller's own notifications (spec §7 "User"): no tenant in the path, so no access layer;
+ * every query is scoped by the signed-in recipient, and another user's notification is 404.
+ */
+export async function notificationRoutes(app: App): Promise<void> {
+  const { ctx } = app;
+
+  app.get('/v1/user/notification/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags,
+      summary:
+        'The caller’s notifications, newest first (page, limit: 10 unless asked, at most 100)',
+      security,
+      querystring: notificationListQuerySchema,
+      response: { 200: notificationPageSchema, 400: errorBodySchema, 401: errorBodySchema },
+    },
+    handler: async (request) => listNotifications(ctx, requireAuth(request).userId, request.query),
+  });
+
+  app.get('/v1/user/notification/new/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags,
+      summary: 'How many of the caller’s notifications are unseen',
+      security,
+      response: { 200: notificationCountSchema, 401: errorBodySchema },
+    },
+    handler: async (request) => countNewNotifications(ctx, requireAuth(request).userId),
+  });
+
+  app.put('/v1/user/notification/:id/is-seen/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags,
+      summary: 'Mark one of the caller’s notifications seen (again is harmless); answers it',
+      security,
+      params: z.strictObject({ id: z.uuid('Give the id of a notification.') }),
+      response: {
+        200: notificationSchema,
+        400: errorBodySchema,
+        401: errorBodySchema,
+        404: errorBodySchema,
+      },
+    },
+    handler: async (request) =>
+      markNotificationSeen(ctx, requireAuth(request).userId, request.params.id),
+  });
+}
