@@ -226,15 +226,10 @@ describe('resending and declining invitations', () => {
       409,
       ErrorCode.ALREADY_MEMBER,
     );
-    // Removed (as the members module removes: the membership goes).
-    await t.ctx.db
-      .delete(organizationMembers)
-      .where(
-        and(
-          eq(organizationMembers.organization_id, s.orgId),
-          eq(organizationMembers.user_id, user.id),
-        ),
-      );
+    // Removed through the members module.
+    const removed = await s.send('DELETE', s.orgUrl(`${user.id}/`), s.people.OWNER);
+    expect(removed.statusCode).toBeLessThan(300);
+    expect(await orgMembership(t, s.orgId, user.id)).toBeUndefined();
     await invite(email);
     const again = await tokenFromMail(t, email);
     expect(again).not.toBe(token);
@@ -244,8 +239,24 @@ describe('resending and declining invitations', () => {
     expect(await orgMembership(t, s.orgId, user.id)).toMatchObject({ status: 'MEMBER' });
   });
 
-  it('answers a token whose pending membership was removed as invalid', async () => {
+  it('answers the token of a removed pending member as invalid, and invites them again', async () => {
     const email = freshEmail('removed-pending');
+    const userId = await invite(email);
+    const token = await tokenFromMail(t, email);
+    const removed = await s.send('DELETE', s.orgUrl(`${userId}/`), s.people.ADMIN);
+    expect(removed.statusCode).toBeLessThan(300);
+    const res = await accept(t, 'organization', { token, password: 'Too late now 4455' });
+    expectError(res, 404, ErrorCode.INVITATION_INVALID);
+    await invite(email);
+    expect(
+      (await accept(t, 'organization', { token: await tokenFromMail(t, email) })).json(),
+    ).toMatchObject({
+      needs_password: true,
+    });
+  });
+
+  it('answers invalid when the pending membership went without its invitation', async () => {
+    const email = freshEmail('stale');
     const userId = await invite(email);
     const token = await tokenFromMail(t, email);
     await t.ctx.db
