@@ -12,15 +12,15 @@ import { loadConfig } from '../../config.ts';
 import type { App } from '../../context.ts';
 import { openPostgres, type Database } from '../../db/client.ts';
 import { LISTENER_APPLICATION_NAME } from '../../db/listen.ts';
-import { createUser, FACTORY_PASSWORD } from '../../seed/factories.ts';
+import { createOrganization, createUser, FACTORY_PASSWORD } from '../../seed/factories.ts';
 import { createNotification } from './create.ts';
 import { openBellStream, type BellStream } from './test-stream.ts';
 
 /**
  * Two server instances on one PostgreSQL (a cluster this test starts, restarts and whose
  * connections it terminates): instance A runs in this process (its own pool and listener, so a
- * notification can be made through its context as the modules make them), instance B is the real
- * server.ts in a child process. Runs once, in the `api (pglite)` project, like db/outage.test.ts;
+ * notification can be made through its context as the modules make them, or through its HTTP API
+ * by inviting someone), instance B is the real server.ts in a child process. Runs once, in the `api (pglite)` project, like db/outage.test.ts;
  * skipped (saying so) where no PostgreSQL binaries are installed.
  */
 const bin = findPostgresBin();
@@ -33,6 +33,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Person {
   id: string;
+  email: string;
   token: string;
 }
 
@@ -100,7 +101,8 @@ describe.runIf(runHere && bin)('the bell across two server instances on one Post
       body: JSON.stringify({ email: user.email, password: FACTORY_PASSWORD }),
     });
     expect(res.status).toBe(200);
-    return { id: user.id, token: ((await res.json()) as { token: string }).token };
+    const { token } = (await res.json()) as { token: string };
+    return { id: user.id, email: user.email, token };
   }
 
   const stream = async (base: string, who: Person) => {
@@ -172,6 +174,36 @@ describe.runIf(runHere && bin)('the bell across two server instances on one Post
       delays.push(pushed.at - committed);
     }
     expect(Math.max(...delays)).toBeLessThan(2_000);
+  });
+
+  it('an invitation made through A’s API reaches the invitee’s stream on B; declining it through B lowers it', async () => {
+    const owner = await person();
+    const org = await createOrganization(database.db, { ownerId: owner.id });
+    const invitee = await person();
+    const bell = await stream(bBase, invitee);
+    const asked = performance.now();
+    const invited = await fetch(`${aBase}/v1/organizations/${org.id}/users/invitation/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: invitee.email }),
+    });
+    expect(invited.status).toBe(201);
+    const pushed = await bell.countAfter(1);
+    expect(pushed.count).toBe(1);
+    // From the request to A (not the commit) to the event on B: an upper bound.
+    console.info(`invitation through A → stream on B: ${(pushed.at - asked).toFixed(1)} ms`);
+    expect(pushed.at - asked).toBeLessThan(2_000);
+
+    const auth = { authorization: `Bearer ${invitee.token}` };
+    const list = await fetch(`${bBase}/v1/user/notification/`, { headers: auth });
+    const [offer] = ((await list.json()) as { results: { id: string; type: string }[] }).results;
+    expect(offer).toMatchObject({ type: 'INVITATION' });
+    const declined = await fetch(`${bBase}/v1/user/notification/${offer!.id}/is-seen/decline/`, {
+      method: 'PUT',
+      headers: auth,
+    });
+    expect(declined.status).toBe(200);
+    expect((await bell.countAfter(2)).count).toBe(0);
   });
 
   it('marking seen through B reaches a stream connected to A', async () => {
