@@ -54,26 +54,26 @@ export function NotificationBell() {
       trapFocus
       returnFocus
     >
-      <Popover.Target>
-        <Indicator
-          label={unseen > 99 ? '99+' : unseen}
-          disabled={unseen === 0}
-          size={18}
-          offset={6}
-          color="red"
-        >
+      {/* The Target's child is the button itself: it receives aria-expanded and aria-controls. */}
+      <Indicator
+        label={unseen > 99 ? '99+' : unseen}
+        disabled={unseen === 0}
+        size={18}
+        offset={6}
+        color="red"
+      >
+        <Popover.Target>
           <ActionIcon
             variant="subtle"
             color="gray"
             size="lg"
             aria-label={unseen > 0 ? `Notifications, ${unseen} unseen` : 'Notifications'}
-            aria-expanded={opened}
             onClick={() => setOpened((o) => !o)}
           >
             <IconBell size={22} aria-hidden="true" />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
+        </Popover.Target>
+      </Indicator>
       <Popover.Dropdown p={0} aria-label="Notifications">
         {opened && <NotificationList limit={limit} onMore={() => setLimit((l) => l + 10)} />}
       </Popover.Dropdown>
