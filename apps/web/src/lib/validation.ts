@@ -14,11 +14,20 @@ export const CODE_LENGTH = ACTIVATION_CODE_LENGTH;
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function emailError(value: string): string | null {
+function checkEmail(value: string, missing: string): string | null {
   const email = value.trim();
-  if (!email) return 'Enter your e-mail address.';
+  if (!email) return missing;
   if (email.length > 254 || !EMAIL_RE.test(email)) return 'Enter a valid e-mail address.';
   return null;
+}
+
+export function emailError(value: string): string | null {
+  return checkEmail(value, 'Enter your e-mail address.');
+}
+
+/** Someone else's address (an invitation). */
+export function inviteeEmailError(value: string): string | null {
+  return checkEmail(value, 'Enter the e-mail address of the person.');
 }
 
 export function requiredError(message: string) {

@@ -3,7 +3,12 @@ import type { App } from '../../context.ts';
 import { notificationRoutes } from './routes.ts';
 import { streamRoutes } from './stream-routes.ts';
 
-export { createNotification, NOTIFICATION_CHANNEL, type NewNotification } from './create.ts';
+export {
+  announceTo,
+  createNotification,
+  NOTIFICATION_CHANNEL,
+  type NewNotification,
+} from './create.ts';
 export { findOwnNotification } from './repo.ts';
 export { settleInvitationNotifications } from './service.ts';
 

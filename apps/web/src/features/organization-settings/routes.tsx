@@ -7,8 +7,9 @@ const handle = (h: RouteHandle) => h;
 
 /**
  * ps/organization-settings/:orgId (redirects to detail): detail (Information), clients
- * (Workspaces, with :clientId/modules, :clientId/applications, :clientId/edit) and activities.
- * `lazyPage` is the router's chunk loader.
+ * (Workspaces, with :clientId/modules, :clientId/applications, :clientId/edit), users/:type
+ * (internal or external, with :userId) and activities; and a member's workspace access
+ * (ps/organizations/:orgId/users/:userId/client-access). `lazyPage` is the router's chunk loader.
  */
 export function organizationSettingsRoutes(lazyPage: LazyPage): RouteObject[] {
   return [
@@ -62,6 +63,22 @@ export function organizationSettingsRoutes(lazyPage: LazyPage): RouteObject[] {
             },
           ],
         },
+        { path: 'users', children: [{ index: true, element: <Navigate to="internal" replace /> }] },
+        {
+          path: 'users/:type',
+          handle: handle({ title: 'Organization Users', crumb: 'Users', name: 'ps-OrgUsers' }),
+          children: [
+            {
+              index: true,
+              lazy: lazyPage(() => import('./pages/OrgUsersPage').then((m) => m.OrgUsersPage)),
+            },
+            {
+              path: ':userId',
+              handle: handle({ title: 'Organization Member', crumb: 'Member', name: 'ps-OrgUser' }),
+              lazy: lazyPage(() => import('./pages/OrgMemberPage').then((m) => m.OrgMemberPage)),
+            },
+          ],
+        },
         {
           path: 'activities',
           handle: handle({
@@ -71,6 +88,18 @@ export function organizationSettingsRoutes(lazyPage: LazyPage): RouteObject[] {
           }),
           lazy: lazyPage(() => import('./pages/ActivitiesPage').then((m) => m.ActivitiesPage)),
         },
+      ],
+    },
+    {
+      path: 'ps/organizations/:orgId/users/:userId/client-access',
+      handle: handle({ crumb: 'Workspace access' }),
+      children: [
+        {
+          index: true,
+          handle: handle({ title: 'Workspace access', name: 'ps-OrgUserClientAccess' }),
+          lazy: lazyPage(() => import('./pages/ClientAccessPage').then((m) => m.ClientAccessPage)),
+        },
+        // Its child :clientId/permissions/ (one workspace's permissions): the permissions pages.
       ],
     },
   ];

@@ -22,12 +22,3 @@ export const ACTIVITY_LABELS: Record<ActivityAction, string> = {
 };
 
 export const STATUS_LABELS = { all: 'All', enabled: 'Enabled', pending: 'Pending' } as const;
-
-/** MM/DD/YYYY (spec §9 DATE_FORMAT), in the user's time zone. */
-export function formatDate(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  const mm = String(d.getMonth() + 1).padStart(2, '0');
-  const dd = String(d.getDate()).padStart(2, '0');
-  return `${mm}/${dd}/${d.getFullYear()}`;
-}

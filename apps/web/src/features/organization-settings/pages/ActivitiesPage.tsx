@@ -21,10 +21,11 @@ import {
 import { IconActivity, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { formatDate } from '../../../lib/dates';
 import { EmptyListCard } from '../../../lib/empty-list-card';
 import { PagePagination } from '../../../lib/page-pagination';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
-import { ACTIVITY_LABELS, ACTIVITY_PAGE_SIZE_WEB, formatDate } from '../api/constants';
+import { ACTIVITY_LABELS, ACTIVITY_PAGE_SIZE_WEB } from '../api/constants';
 import { activitiesQueryOptions, useOrganization } from '../api/org-settings-api';
 
 function Who({ activity }: { activity: Activity }) {

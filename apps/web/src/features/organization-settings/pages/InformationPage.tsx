@@ -1,13 +1,13 @@
 import { Card, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { can, type Organization } from '@portolan/contract';
 import { useState } from 'react';
+import { formatDate } from '../../../lib/dates';
 import { resetToSaved } from '../../../lib/forms';
 import { ProblemAlert, SaveChangesButton } from '../../../lib/form-parts';
 import { NameLogoFields, useNameLogoForm } from '../../../lib/name-logo-fields';
 import { tenantFormProblem } from '../../../lib/tenant-forms';
 import { toast } from '../../../lib/toasts';
 import { useOrganization, useUpdateOrganization } from '../api/org-settings-api';
-import { formatDate } from '../api/constants';
 
 function InformationForm({ org, canEdit }: { org: Organization; canEdit: boolean }) {
   const update = useUpdateOrganization(org.id);

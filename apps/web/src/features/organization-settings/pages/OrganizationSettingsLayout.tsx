@@ -1,6 +1,12 @@
 import { Avatar, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { can } from '@portolan/contract';
-import { IconActivity, IconBuilding, IconLayoutGrid } from '@tabler/icons-react';
+import {
+  IconActivity,
+  IconBuilding,
+  IconLayoutGrid,
+  IconUserShare,
+  IconUsers,
+} from '@tabler/icons-react';
 import { Outlet } from 'react-router';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { SettingsNav, type SettingsTab } from '../../../lib/settings-layout';
@@ -8,7 +14,8 @@ import { useOrganization } from '../api/org-settings-api';
 
 /**
  * ps/organization-settings/:orgId: the organization's name and a sub-navigation (Information,
- * Workspaces, Activities) above the page. Activities only for those who may read them.
+ * Workspaces, Internal and External users, Activities) above the page. The users and the
+ * activities only for those who may read them.
  */
 export function OrganizationSettingsLayout() {
   const { orgId, query, role } = useOrganization();
@@ -16,6 +23,18 @@ export function OrganizationSettingsLayout() {
   const tabs: SettingsTab[] = [
     { to: `${base}/detail`, label: 'Information', icon: IconBuilding, shown: true },
     { to: `${base}/clients`, label: 'Workspaces', icon: IconLayoutGrid, shown: true },
+    {
+      to: `${base}/users/internal`,
+      label: 'Internal users',
+      icon: IconUsers,
+      shown: can({ orgRole: role }, 'organization.members.read'),
+    },
+    {
+      to: `${base}/users/external`,
+      label: 'External users',
+      icon: IconUserShare,
+      shown: can({ orgRole: role }, 'organization.members.read'),
+    },
     {
       to: `${base}/activities`,
       label: 'Activities',

@@ -16,7 +16,6 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import {
   can,
   DEFAULT_CLIENTS_VIEW_OPTION,
@@ -45,13 +44,15 @@ import { Link } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { confirmModal } from '../../../lib/confirm';
 import { currentUserQueryOptions } from '../../../lib/current-user';
+import { formatDate } from '../../../lib/dates';
 import { EmptyListCard } from '../../../lib/empty-list-card';
+import { useListFilters } from '../../../lib/list-filters';
 import { ErrorCode } from '../../../lib/error-codes';
 import { PagePagination } from '../../../lib/page-pagination';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { forgetWorkspace } from '../../../lib/tenancy';
 import { toast } from '../../../lib/toasts';
-import { formatDate, STATUS_LABELS } from '../api/constants';
+import { STATUS_LABELS } from '../api/constants';
 import {
   organizationClientsQueryOptions,
   WORKSPACES_PAGE_SIZE,
@@ -276,15 +277,8 @@ function actionProblem(error: unknown, what: string): string {
 export function WorkspacesPage() {
   const { orgId, query: org, role } = useOrganization();
   const [status, setStatus] = useState<StatusFilter>('all');
-  const [search, setSearch] = useState('');
-  const [key] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
-  // Another filter starts again at its first page.
-  const [filterOfPage, setFilterOfPage] = useState({ status, key });
-  if (filterOfPage.status !== status || filterOfPage.key !== key) {
-    setFilterOfPage({ status, key });
-    setPage(1);
-  }
+  // Another search or status starts again at the first page.
+  const { search, setSearch, key, page, setPage } = useListFilters(status);
   const clients = useQuery(organizationClientsQueryOptions(orgId, status, key, page));
   const pages = Math.ceil((clients.data?.count ?? 0) / WORKSPACES_PAGE_SIZE);
   const me = useQuery(currentUserQueryOptions());
