@@ -4,15 +4,12 @@ import {
   notificationSchema,
   type Notification,
 } from '@portolan/contract';
-import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { App, AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
-import { clients, notifications, organizations, users } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
 import { requireAuth } from '../auth/index.ts';
-import { settleInvitationNotifications } from '../notifications/index.ts';
+import { findOwnNotification, settleInvitationNotifications } from '../notifications/index.ts';
 import { assertOpen } from './accept-service.ts';
 import { decideInvitation, lockInvitation, withdrawPendingMemberships } from './repo.ts';
 
@@ -21,54 +18,6 @@ const notOpen = () =>
     ErrorCode.NOT_AN_OPEN_INVITATION,
     'This notification offers no pending invitation to decline.',
   );
-
-/**
- * One of the recipient's notifications as the bell shows it (with its author, organization and
- * workspace), or undefined when it is not theirs. (A query on the notifications module's tables,
- * until its face offers one.)
- */
-async function readNotification(db: Db, recipientId: string, id: string) {
-  const [row] = await db
-    .select({
-      n: notifications,
-      author: {
-        id: users.id,
-        email: users.email,
-        first_name: users.first_name,
-        last_name: users.last_name,
-        avatar: users.avatar,
-      },
-      organization: { id: organizations.id, name: organizations.name },
-      client: { id: clients.id, name: clients.name },
-    })
-    .from(notifications)
-    .leftJoin(users, and(eq(users.id, notifications.author_id), isNull(users.deleted_at)))
-    .leftJoin(organizations, eq(organizations.id, notifications.organization_id))
-    .leftJoin(clients, eq(clients.id, notifications.client_id))
-    .where(
-      and(
-        eq(notifications.id, id),
-        eq(notifications.recipient_id, recipientId),
-        isNull(notifications.deleted_at),
-      ),
-    )
-    .limit(1);
-  if (!row) return undefined;
-  const { n } = row;
-  const dto: Notification = {
-    id: n.id,
-    type: n.type,
-    status: n.status,
-    is_seen: n.is_seen,
-    extra_message: n.extra_message,
-    created: n.created_at.toISOString(),
-    meta: n.meta,
-    author: row.author,
-    organization: row.organization,
-    client: row.client,
-  };
-  return { dto, invitationId: n.type === 'INVITATION' ? n.invitation_id : null };
-}
 
 /**
  * Declines the invitation a notification offers (REFERENCE: declining goes through the
@@ -83,7 +32,7 @@ export async function declineInvitation(
   userId: string,
   notificationId: string,
 ): Promise<Notification> {
-  const found = await readNotification(ctx.db, userId, notificationId);
+  const found = await findOwnNotification(ctx.db, userId, notificationId);
   if (!found) throw notFound('No such notification.');
   const { invitationId } = found;
   if (!invitationId) throw notOpen();
@@ -105,7 +54,7 @@ export async function declineInvitation(
       at: ctx.clock.now(),
     });
   });
-  return (await readNotification(ctx.db, userId, notificationId))!.dto;
+  return (await findOwnNotification(ctx.db, userId, notificationId))!.notification;
 }
 
 /** PUT /v1/user/notification/{id}/is-seen/decline/ (spec §7), for the signed-in recipient. */
