@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/support/app.ts';
 import { testEngine } from '../../test/support/database.ts';
 import { extractCode, Mailbox } from '../../test/support/mailbox.ts';
-import { findPostgresBin, freePort, PgCluster } from '../../test/support/pg-cluster.ts';
+import { findPostgresBin, PgCluster } from '../../test/support/pg-cluster.ts';
+import { startServerProcess, type ServerProcess } from '../../test/support/server-process.ts';
 import { isDatabaseUnavailable } from '../lib/database-errors.ts';
 import { openPostgres } from './client.ts';
 
@@ -30,7 +30,6 @@ if (runHere && !bin) {
   );
 }
 
-const serverTs = path.resolve(import.meta.dirname, '../server.ts');
 const PASSWORD = 'Correct horse battery 42';
 
 type PidRows = { rows: { pid: number }[] };
@@ -44,16 +43,13 @@ interface Answer {
 describe.runIf(runHere && bin)('database outages (a real server on a cluster of its own)', () => {
   let cluster: PgCluster;
   let mailbox: Mailbox;
-  let server: ChildProcess;
-  let output = '';
-  let exited: Promise<number | null>;
-  let base: string;
+  let server: ServerProcess;
   let dataDir: string;
   const frozen: number[] = [];
 
   async function call(method: string, url: string, body?: unknown, token?: string) {
     const started = performance.now();
-    const res = await fetch(`${base}${url}`, {
+    const res = await fetch(`${server.base}${url}`, {
       method,
       headers: {
         ...(body !== undefined && { 'content-type': 'application/json' }),
@@ -90,8 +86,6 @@ describe.runIf(runHere && bin)('database outages (a real server on a cluster of 
     }
   }
 
-  const alive = () => server.exitCode === null && server.signalCode === null;
-
   async function admin<T>(body: (c: pg.Client) => Promise<T>): Promise<T> {
     const client = new pg.Client({ connectionString: cluster.url() });
     await client.connect();
@@ -107,35 +101,21 @@ describe.runIf(runHere && bin)('database outages (a real server on a cluster of 
     mailbox = new Mailbox();
     const smtpUrl = await mailbox.start();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portolan-outage-'));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [serverTs], {
-      env: {
-        ...process.env,
-        DATABASE_URL: cluster.url(),
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        JWT_SECRET: crypto.randomBytes(32).toString('hex'),
-        SMTP_URL: smtpUrl,
-        LOG_LEVEL: 'info',
-        // Short, so the frozen-database phase stays short (the default is 5 s).
-        DATABASE_STATEMENT_TIMEOUT_MS: '1000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    server = await startServerProcess({
+      DATABASE_URL: cluster.url(),
+      DATA_DIR: dataDir,
+      JWT_SECRET: crypto.randomBytes(32).toString('hex'),
+      SMTP_URL: smtpUrl,
+      LOG_LEVEL: 'info',
+      // Short, so the frozen-database phase stays short (the default is 5 s).
+      DATABASE_STATEMENT_TIMEOUT_MS: '1000',
     });
-    server.stdout!.on('data', (d) => (output += d));
-    server.stderr!.on('data', (d) => (output += d));
-    exited = new Promise((resolve) => server.on('exit', (code) => resolve(code)));
     await within(30_000, async () => (await call('GET', '/v1/health')).status === 200);
   });
 
   afterAll(async () => {
     if (frozen.length) cluster?.thaw(frozen);
-    if (server && alive()) {
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await server?.stop();
     await mailbox?.stop();
     await cluster?.destroy();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -220,13 +200,13 @@ describe.runIf(runHere && bin)('database outages (a real server on a cluster of 
       });
       expect(killed).toBeGreaterThan(0);
       await new Promise((r) => setTimeout(r, 300));
-      expect(alive()).toBe(true);
+      expect(server.alive()).toBe(true);
       report.afterTerminateMs = await within(5_000, async () => {
         const me = await call('GET', '/v1/rest-auth/user/', undefined, token);
         return me.status === 200;
       });
       expect((await register(`after.kill.${Date.now()}@example.com`)).status).toBe(201);
-      expect(alive()).toBe(true);
+      expect(server.alive()).toBe(true);
 
       // --- (b) the database stopped ----------------------------------------------------------
       // A message due in a few seconds, still pending when the database goes down: it must be
@@ -242,7 +222,7 @@ describe.runIf(runHere && bin)('database outages (a real server on a cluster of 
       const queuedAt = performance.now();
       await cluster.stop('fast');
       await new Promise((r) => setTimeout(r, 300));
-      expect(alive()).toBe(true);
+      expect(server.alive()).toBe(true);
 
       const down = [
         await call('GET', '/v1/health'),
@@ -264,7 +244,7 @@ describe.runIf(runHere && bin)('database outages (a real server on a cluster of 
       const wait = 4_000 + 2_500 - (performance.now() - queuedAt);
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       expect(mailbox.to(pendingTo)).toHaveLength(0);
-      expect(alive()).toBe(true);
+      expect(server.alive()).toBe(true);
 
       await cluster.start();
       const restarted = performance.now();
@@ -299,7 +279,7 @@ describe.runIf(runHere && bin)('database outages (a real server on a cluster of 
         expect(answer.ms).toBeLessThan(4_000);
       }
       report.frozenMaxAnswerMs = Math.max(...stuck.map((a) => a.ms));
-      expect(alive()).toBe(true);
+      expect(server.alive()).toBe(true);
 
       cluster.thaw(frozen.splice(0));
       const thawed = performance.now();
@@ -316,17 +296,16 @@ describe.runIf(runHere && bin)('database outages (a real server on a cluster of 
       await within(5_000, async () => mailbox.to(last).length === 1);
 
       // Never an unhandled error, and the process is still the one we started.
-      expect(alive()).toBe(true);
-      expect(output).not.toMatch(/Unhandled 'error' event|ERR_UNHANDLED|uncaughtException/);
-      expect(output).toContain('database: connection lost');
+      expect(server.alive()).toBe(true);
+      expect(server.output).not.toMatch(/Unhandled 'error' event|ERR_UNHANDLED|uncaughtException/);
+      expect(server.output).toContain('database: connection lost');
       console.info('database outage timings (ms):', report);
     } catch (err) {
-      console.error(`server output:\n${output}\n--- postgres log:\n${cluster.log()}`);
+      console.error(`server output:\n${server.output}\n--- postgres log:\n${cluster.log()}`);
       throw err;
     }
 
-    server.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await server.stop()).toBe(0);
   }, 90_000);
 });
 

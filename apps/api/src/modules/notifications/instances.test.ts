@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,7 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngine } from '../../../test/support/database.ts';
-import { findPostgresBin, freePort, PgCluster } from '../../../test/support/pg-cluster.ts';
+import { findPostgresBin, PgCluster } from '../../../test/support/pg-cluster.ts';
+import { startServerProcess, type ServerProcess } from '../../../test/support/server-process.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import type { App } from '../../context.ts';
@@ -27,7 +27,6 @@ const bin = findPostgresBin();
 const runHere = testEngine === 'pglite';
 if (runHere && !bin) console.warn('bell instances test skipped: no PostgreSQL binaries');
 
-const serverTs = path.resolve(import.meta.dirname, '../../server.ts');
 const HEARTBEAT_MS = 400;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -42,10 +41,7 @@ describe.runIf(runHere && bin)('the bell across two server instances on one Post
   let database: Database;
   let a: App;
   let aBase: string;
-  let b: ChildProcess;
-  let bBase: string;
-  let bOutput = '';
-  let bExited: Promise<number | null>;
+  let b: ServerProcess;
   const dirs: string[] = [];
   const open: BellStream[] = [];
   const delays: number[] = [];
@@ -95,7 +91,7 @@ describe.runIf(runHere && bin)('the bell across two server instances on one Post
   /** A user signed in through B (its token works on A: one database, one secret). */
   async function person(): Promise<Person> {
     const user = await createUser(database.db);
-    const res = await fetch(`${bBase}/v1/rest-auth/app/login/`, {
+    const res = await fetch(`${b.base}/v1/rest-auth/app/login/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: user.email, password: FACTORY_PASSWORD }),
@@ -125,31 +121,14 @@ describe.runIf(runHere && bin)('the bell across two server instances on one Post
     await a.listen({ port: 0, host: '127.0.0.1' });
     aBase = `http://127.0.0.1:${(a.server.address() as { port: number }).port}`;
 
-    const port = await freePort();
-    bBase = `http://127.0.0.1:${port}`;
-    b = spawn(process.execPath, [serverTs], {
-      env: {
-        ...process.env,
-        ...env(tempDir()),
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    b.stdout!.on('data', (d) => (bOutput += d));
-    b.stderr!.on('data', (d) => (bOutput += d));
-    bExited = new Promise((resolve) => b.on('exit', (code) => resolve(code)));
-    await until(30_000, 'B answers', async () => (await fetch(`${bBase}/v1/health`)).ok);
-    await until(5_000, 'B listens', async () => (await listenerOf(b.pid!)).length === 1);
+    b = await startServerProcess({ ...env(tempDir()), LOG_LEVEL: 'info' });
+    await until(30_000, 'B answers', async () => (await fetch(`${b.base}/v1/health`)).ok);
+    await until(5_000, 'B listens', async () => (await listenerOf(b.pid)).length === 1);
   }, 60_000);
 
   afterAll(async () => {
     for (const bell of open) bell.close();
-    if (b && b.exitCode === null) {
-      b.kill('SIGTERM');
-      await bExited;
-    }
+    await b?.stop();
     a?.server.closeAllConnections();
     await a?.close();
     await database?.close();
@@ -165,7 +144,7 @@ describe.runIf(runHere && bin)('the bell across two server instances on one Post
 
   it('a notification made through A reaches a stream connected to B in under 2 seconds', async () => {
     const me = await person();
-    const bell = await stream(bBase, me);
+    const bell = await stream(b.base, me);
     for (let n = 1; n <= 5; n++) {
       const committed = performance.now();
       await notifyThroughA(me);
@@ -180,7 +159,7 @@ describe.runIf(runHere && bin)('the bell across two server instances on one Post
     const owner = await person();
     const org = await createOrganization(database.db, { ownerId: owner.id });
     const invitee = await person();
-    const bell = await stream(bBase, invitee);
+    const bell = await stream(b.base, invitee);
     const asked = performance.now();
     const invited = await fetch(`${aBase}/v1/organizations/${org.id}/users/invitation/`, {
       method: 'POST',
@@ -195,10 +174,10 @@ describe.runIf(runHere && bin)('the bell across two server instances on one Post
     expect(pushed.at - asked).toBeLessThan(2_000);
 
     const auth = { authorization: `Bearer ${invitee.token}` };
-    const list = await fetch(`${bBase}/v1/user/notification/`, { headers: auth });
+    const list = await fetch(`${b.base}/v1/user/notification/`, { headers: auth });
     const [offer] = ((await list.json()) as { results: { id: string; type: string }[] }).results;
     expect(offer).toMatchObject({ type: 'INVITATION' });
-    const declined = await fetch(`${bBase}/v1/user/notification/${offer!.id}/is-seen/decline/`, {
+    const declined = await fetch(`${b.base}/v1/user/notification/${offer!.id}/is-seen/decline/`, {
       method: 'PUT',
       headers: auth,
     });
@@ -211,7 +190,7 @@ describe.runIf(runHere && bin)('the bell across two server instances on one Post
     const id = await notifyThroughA(me);
     const bell = await stream(aBase, me);
     expect(bell.counts).toEqual([1]);
-    const res = await fetch(`${bBase}/v1/user/notification/${id}/is-seen/`, {
+    const res = await fetch(`${b.base}/v1/user/notification/${id}/is-seen/`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${me.token}` },
     });
@@ -222,8 +201,8 @@ describe.runIf(runHere && bin)('the bell across two server instances on one Post
   it('a stream of user X never receives user Y’s counts', async () => {
     const x = await person();
     const y = await person();
-    const xBell = await stream(bBase, x);
-    const yBell = await stream(bBase, y);
+    const xBell = await stream(b.base, x);
+    const yBell = await stream(b.base, y);
     for (let i = 0; i < 3; i++) await notifyThroughA(y);
     await yBell.waitForCount(3);
     await notifyThroughA(x);
@@ -234,7 +213,7 @@ describe.runIf(runHere && bin)('the bell across two server instances on one Post
 
   it('a transaction rolled back on A sends nothing to B', async () => {
     const me = await person();
-    const bell = await stream(bBase, me);
+    const bell = await stream(b.base, me);
     await expect(
       a.ctx.db.transaction(async (tx) => {
         await createNotification(tx, { type: 'WARNING', recipientId: me.id });
@@ -247,34 +226,30 @@ describe.runIf(runHere && bin)('the bell across two server instances on one Post
 
   it('B listens again after its listener’s backend is terminated, and sends the count it missed', async () => {
     const me = await person();
-    const bell = await stream(bBase, me);
-    const [before] = await listenerOf(b.pid!);
+    const bell = await stream(b.base, me);
+    const [before] = await listenerOf(b.pid);
     expect(before).toBeGreaterThan(0);
     await admin((c) => c.query('select pg_terminate_backend($1)', [before]));
-    await until(
-      2_000,
-      'the old listener gone',
-      async () => (await listenerOf(b.pid!)).length === 0,
-    );
+    await until(2_000, 'the old listener gone', async () => (await listenerOf(b.pid)).length === 0);
     // Made while B listens nowhere (checked in the same transaction): only B's catch-up can
     // bring it to the stream.
     const unheard = await a.ctx.db.transaction(async (tx) => {
       await createNotification(tx, { type: 'WARNING', recipientId: me.id });
-      return (await listenerOf(b.pid!)).length === 0;
+      return (await listenerOf(b.pid)).length === 0;
     });
     expect(unheard).toBe(true);
     expect((await bell.countAfter(1, 10_000)).count).toBe(1);
-    const [after] = await listenerOf(b.pid!);
+    const [after] = await listenerOf(b.pid);
     expect(after).toBeGreaterThan(0);
     expect(after).not.toBe(before);
     await notifyThroughA(me);
     expect((await bell.countAfter(2)).count).toBe(2);
-    expect(bOutput).toContain('notification listener lost its connection');
+    expect(b.output).toContain('notification listener lost its connection');
   });
 
   it('a database restart: streams stay open, B listens again and tells them the count', async () => {
     const me = await person();
-    const bell = await stream(bBase, me);
+    const bell = await stream(b.base, me);
     await notifyThroughA(me);
     await bell.countAfter(1);
 
@@ -289,10 +264,10 @@ describe.runIf(runHere && bin)('the bell across two server instances on one Post
     const caughtUp = await bell.countAfter(2, 15_000);
     expect(caughtUp.count).toBe(1);
     console.info(`B listened again ${(caughtUp.at - restarted).toFixed(0)} ms after the restart`);
-    expect(await listenerOf(b.pid!)).toHaveLength(1);
+    expect(await listenerOf(b.pid)).toHaveLength(1);
     // A works again too, and its notifications reach B as before.
     await until(5_000, 'A writes again', async () => (await notifyThroughA(me), true));
     expect(await bell.waitForCount(2, 2_000)).toBeGreaterThan(0);
-    expect(b.exitCode).toBeNull();
+    expect(b.alive()).toBe(true);
   }, 60_000);
 });
