@@ -1,13 +1,21 @@
 import type { ComponentType } from 'react';
-import { Navigate, type RouteObject } from 'react-router';
+import { Navigate, useParams, type RouteObject } from 'react-router';
 import type { RouteHandle } from '../../app/route-handle';
 
 type LazyPage = (load: () => Promise<ComponentType>) => RouteObject['lazy'];
 const handle = (h: RouteHandle) => h;
 
+/** ps/users/:id itself: the workspace's users (where inviting starts and ends). */
+function ToWorkspaceUsers() {
+  const { id = '' } = useParams();
+  return <Navigate to={`/ps/client-settings/${encodeURIComponent(id)}/user-list`} replace />;
+}
+
 /**
  * ps/client-settings/:id (redirects to client-detail): client-detail (name, logo, dashboard
- * button colour) and client-module (Modules). `lazyPage` is the router's chunk loader.
+ * button colour), client-module (Modules) and user-list (Users, with :userId, the user role);
+ * ps/users/:id/invite and /add (breadcrumbs Workspace Settings > Users). `lazyPage` is the
+ * router's chunk loader.
  */
 export function workspaceSettingsRoutes(lazyPage: LazyPage): RouteObject[] {
   return [
@@ -36,6 +44,51 @@ export function workspaceSettingsRoutes(lazyPage: LazyPage): RouteObject[] {
           lazy: lazyPage(() =>
             import('./pages/WorkspaceModulesPage').then((m) => m.WorkspaceModulesPage),
           ),
+        },
+        {
+          path: 'user-list',
+          handle: handle({ title: 'Workspace Users', crumb: 'Users', name: 'ps-ClientUserList' }),
+          children: [
+            {
+              index: true,
+              lazy: lazyPage(() =>
+                import('./pages/WorkspaceUsersPage').then((m) => m.WorkspaceUsersPage),
+              ),
+            },
+            {
+              path: ':userId',
+              handle: handle({ title: 'User Role', crumb: 'User role', name: 'ps-ClientUserRole' }),
+              lazy: lazyPage(() =>
+                import('./pages/WorkspaceMemberPage').then((m) => m.WorkspaceMemberPage),
+              ),
+            },
+          ],
+        },
+      ],
+    },
+    {
+      path: 'ps/users/:id',
+      handle: handle({ crumb: 'Workspace Settings' }),
+      children: [
+        { index: true, Component: ToWorkspaceUsers },
+        {
+          handle: handle({ crumb: 'Users' }),
+          children: [
+            {
+              path: 'invite',
+              handle: handle({ title: 'Invite a member', crumb: 'Invite', name: 'ps-UserInvite' }),
+              lazy: lazyPage(() =>
+                import('./pages/WorkspaceInvitePage').then((m) => m.WorkspaceInvitePage),
+              ),
+            },
+            {
+              path: 'add',
+              handle: handle({ title: 'Add a member', crumb: 'Add', name: 'ps-UserAdd' }),
+              lazy: lazyPage(() =>
+                import('./pages/WorkspaceInvitePage').then((m) => m.WorkspaceAddPage),
+              ),
+            },
+          ],
         },
       ],
     },

@@ -1,12 +1,16 @@
 import { Avatar, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconInfoCircle, IconPuzzle } from '@tabler/icons-react';
+import { can, type Role } from '@portolan/contract';
+import { IconInfoCircle, IconPuzzle, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Outlet, useParams } from 'react-router';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { SettingsNav, type SettingsTab } from '../../../lib/settings-layout';
 import { clientQueryOptions } from '../../../lib/tenant-api';
 
-/** ps/client-settings/:id: the workspace's name and a sub-navigation (Information, Modules). */
+/**
+ * ps/client-settings/:id: the workspace's name and a sub-navigation (Information, Modules, and
+ * Users for those who may read its members).
+ */
 export function WorkspaceSettingsLayout() {
   const { id = '' } = useParams();
   const client = useQuery(clientQueryOptions(id));
@@ -15,6 +19,11 @@ export function WorkspaceSettingsLayout() {
     { to: `${base}/client-detail`, label: 'Information', icon: IconInfoCircle },
     { to: `${base}/client-module`, label: 'Modules', icon: IconPuzzle },
   ];
+  // The role the API answers is the effective one (an organization OWNER or ADMIN counts).
+  const role = (client.data?.role?.key ?? null) as Role | null;
+  if (can({ orgRole: null, workspaceRole: role }, 'client.members.read')) {
+    tabs.push({ to: `${base}/user-list`, label: 'Users', icon: IconUsers });
+  }
 
   return (
     <Stack gap="lg" maw={960}>
