@@ -4,6 +4,12 @@ import { invitationRoutes } from '../features/invitations/routes';
 import { moduleRoutes } from '../features/modules/routes';
 import { organizationSettingsRoutes } from '../features/organization-settings/routes';
 import { organizationRoutes } from '../features/organizations/routes';
+import {
+  clientAccessPermissionsRoute,
+  rulesAndRolesRoutes,
+  userPermissionsRoutes,
+  workspaceMemberPermissionsRoute,
+} from '../features/permissions/routes';
 import { workspaceSettingsRoutes } from '../features/workspace-settings/routes';
 import { registerNavigator } from '../lib/navigation';
 import { showNewerVersionToast } from '../lib/toasts';
@@ -152,8 +158,16 @@ export const routes: RouteObject[] = [
               },
               ...moduleRoutes(lazyPage),
               ...organizationRoutes(lazyPage),
-              ...organizationSettingsRoutes(lazyPage),
-              ...workspaceSettingsRoutes(lazyPage),
+              // The permission pages sit inside the settings' routes (their tabs, breadcrumbs).
+              ...organizationSettingsRoutes(lazyPage, {
+                settings: rulesAndRolesRoutes(lazyPage, 'Org'),
+                clientAccess: [clientAccessPermissionsRoute(lazyPage)],
+              }),
+              ...workspaceSettingsRoutes(lazyPage, {
+                settings: rulesAndRolesRoutes(lazyPage, 'Client'),
+                userList: [workspaceMemberPermissionsRoute(lazyPage)],
+              }),
+              ...userPermissionsRoutes(lazyPage),
             ],
           },
         ],

@@ -1,6 +1,7 @@
 import { Button, Group } from '@mantine/core';
-import type { Icon } from '@tabler/icons-react';
+import { IconShieldCheck, IconUserShield, type Icon } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
+import { accessRulesPath, customRolesPath, type RuleLevel } from './permission-paths';
 
 export interface SettingsTab {
   to: string;
@@ -33,4 +34,16 @@ export function SettingsNav({ label, tabs }: { label: string; tabs: SettingsTab[
       })}
     </Group>
   );
+}
+
+/**
+ * The Access rules and Custom roles tabs of a settings area (the organization's or one
+ * workspace's), for the layouts to add for a role that may read them (`organization.roles.read`,
+ * `client.roles.read`).
+ */
+export function rulesAndRolesTabs(level: RuleLevel, id: string): SettingsTab[] {
+  return [
+    { to: accessRulesPath(level, id), label: 'Access rules', icon: IconShieldCheck },
+    { to: customRolesPath(level, id), label: 'Custom roles', icon: IconUserShield },
+  ];
 }

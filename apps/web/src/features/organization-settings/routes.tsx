@@ -5,13 +5,24 @@ import type { RouteHandle } from '../../app/route-handle';
 type LazyPage = (load: () => Promise<ComponentType>) => RouteObject['lazy'];
 const handle = (h: RouteHandle) => h;
 
+/** Routes of other features that app/router.tsx places here (a feature never imports another). */
+export interface OrganizationSettingsExtra {
+  /** More children of ps/organization-settings/:orgId (access rules, custom roles). */
+  settings?: RouteObject[];
+  /** Children of the client-access page (:clientId/permissions/). */
+  clientAccess?: RouteObject[];
+}
+
 /**
  * ps/organization-settings/:orgId (redirects to detail): detail (Information), clients
  * (Workspaces, with :clientId/modules, :clientId/applications, :clientId/edit), users/:type
  * (internal or external, with :userId) and activities; and a member's workspace access
  * (ps/organizations/:orgId/users/:userId/client-access). `lazyPage` is the router's chunk loader.
  */
-export function organizationSettingsRoutes(lazyPage: LazyPage): RouteObject[] {
+export function organizationSettingsRoutes(
+  lazyPage: LazyPage,
+  extra: OrganizationSettingsExtra = {},
+): RouteObject[] {
   return [
     {
       path: 'ps/organization-settings/:orgId',
@@ -88,6 +99,7 @@ export function organizationSettingsRoutes(lazyPage: LazyPage): RouteObject[] {
           }),
           lazy: lazyPage(() => import('./pages/ActivitiesPage').then((m) => m.ActivitiesPage)),
         },
+        ...(extra.settings ?? []),
       ],
     },
     {
@@ -100,6 +112,7 @@ export function organizationSettingsRoutes(lazyPage: LazyPage): RouteObject[] {
           lazy: lazyPage(() => import('./pages/ClientAccessPage').then((m) => m.ClientAccessPage)),
         },
         // Its child :clientId/permissions/ (one workspace's permissions): the permissions pages.
+        ...(extra.clientAccess ?? []),
       ],
     },
   ];

@@ -5,6 +5,14 @@ import type { RouteHandle } from '../../app/route-handle';
 type LazyPage = (load: () => Promise<ComponentType>) => RouteObject['lazy'];
 const handle = (h: RouteHandle) => h;
 
+/** Routes of other features that app/router.tsx places here (a feature never imports another). */
+export interface WorkspaceSettingsExtra {
+  /** More children of ps/client-settings/:id (access rules, custom roles). */
+  settings?: RouteObject[];
+  /** More children of user-list (:userId/permissions). */
+  userList?: RouteObject[];
+}
+
 /** ps/users/:id itself: the workspace's users (where inviting starts and ends). */
 function ToWorkspaceUsers() {
   const { id = '' } = useParams();
@@ -17,7 +25,10 @@ function ToWorkspaceUsers() {
  * ps/users/:id/invite and /add (breadcrumbs Workspace Settings > Users). `lazyPage` is the
  * router's chunk loader.
  */
-export function workspaceSettingsRoutes(lazyPage: LazyPage): RouteObject[] {
+export function workspaceSettingsRoutes(
+  lazyPage: LazyPage,
+  extra: WorkspaceSettingsExtra = {},
+): RouteObject[] {
   return [
     {
       path: 'ps/client-settings/:id',
@@ -62,8 +73,10 @@ export function workspaceSettingsRoutes(lazyPage: LazyPage): RouteObject[] {
                 import('./pages/WorkspaceMemberPage').then((m) => m.WorkspaceMemberPage),
               ),
             },
+            ...(extra.userList ?? []),
           ],
         },
+        ...(extra.settings ?? []),
       ],
     },
     {

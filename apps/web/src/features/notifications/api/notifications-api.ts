@@ -6,13 +6,7 @@ import {
   type NotificationStatus,
   type NotificationType,
 } from '@portolan/contract';
-import {
-  keepPreviousData,
-  queryOptions,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { infiniteQueryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../../../lib/api';
 import { invalidateTenancy } from '../../../lib/tenant-api';
@@ -42,6 +36,7 @@ export interface BellNotification {
 export interface NotificationPage {
   results: BellNotification[];
   count: number;
+  next: number | null;
 }
 
 export const notificationsKey = ['user', 'notification'] as const;
@@ -50,18 +45,19 @@ export const newCountKey = [...notificationsKey, 'new'] as const;
 const enc = encodeURIComponent;
 
 /**
- * GET /v1/user/notification/?page=1&limit=N: the bell asks for the first N (10, then 10 more per
- * Load more). Background calls: no progress bar, no server-error toast (spec §7: silent); a failure
- * says the §8 text once, and a success clears a network-error toast (spec §4).
+ * GET /v1/user/notification/?page=k&limit=10: the bell shows the first 10 and Load more appends
+ * the next 10 (spec §4). Background calls: no progress bar, no server-error toast (spec §7:
+ * silent); a failure says the §8 text, and a success clears a network-error toast (spec §4).
  */
-export function notificationsQueryOptions(limit: number) {
-  return queryOptions({
-    queryKey: [...notificationsKey, 'list', { limit }],
-    queryFn: async ({ signal }) => {
+export function notificationsQueryOptions() {
+  return infiniteQueryOptions({
+    queryKey: [...notificationsKey, 'list'],
+    initialPageParam: 1,
+    queryFn: async ({ signal, pageParam }) => {
       try {
         const page = await api.get<NotificationPage>('/v1/user/notification/', {
           signal,
-          query: { page: 1, limit },
+          query: { page: pageParam, limit: NOTIFICATION_PAGE_SIZE },
           silent: true,
           noServerErrorToast: true,
         });
@@ -72,7 +68,7 @@ export function notificationsQueryOptions(limit: number) {
         throw error;
       }
     },
-    placeholderData: keepPreviousData,
+    getNextPageParam: (last, _all, lastParam) => (last.next ? lastParam + 1 : undefined),
     refetchInterval: NOTIFICATION_POLL_MS,
     retry: false,
   });
@@ -94,8 +90,6 @@ export function useNewCount(enabled: boolean) {
     retry: false,
   });
 }
-
-export { NOTIFICATION_PAGE_SIZE };
 
 /** After a change: the list again, and the count lowered at once (then checked). */
 function useAfterChange() {

@@ -146,23 +146,26 @@ describe('the notification bell', () => {
     expect(await screen.findByText(Messages.notificationsEmpty)).toBeVisible();
   });
 
-  it('Load more asks for 10 more', async () => {
-    const many = Array.from({ length: 10 }, (_, i) => notification({ id: `m${i}` }));
+  it('Load more appends the next 10', async () => {
+    const first = Array.from({ length: 10 }, (_, i) => notification({ id: `m${i}` }));
+    const second = Array.from({ length: 5 }, (_, i) => notification({ id: `p${i}` }));
     const mock = bellApi({
       [LIST]: (call: { url: string }) =>
-        json({
-          results: call.url.includes('limit=20') ? [...many, ...many.slice(0, 5)] : many,
-          count: 15,
-        }),
+        call.url.includes('page=2')
+          ? json({ results: second, count: 15, next: null })
+          : json({ results: first, count: 15, next: 2 }),
     });
     signIn();
     renderApp('/ps/profile');
-    const { user } = await openBell();
-    await user.click(await screen.findByRole('button', { name: 'Load more' }));
-    await waitFor(() =>
-      expect(mock.callsTo(LIST).some((c) => c.url.includes('limit=20'))).toBe(true),
-    );
-    expect(mock.callsTo(LIST)[0]?.url).toContain('limit=10');
+    const { user, list } = await openBell();
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(10));
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(15));
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    expect(mock.callsTo(LIST).map((c) => new URL(c.url, 'http://x').search)).toEqual([
+      '?page=1&limit=10',
+      '?page=2&limit=10',
+    ]);
   });
 
   it('a failed load says "Get notification has problem, please try again."', async () => {

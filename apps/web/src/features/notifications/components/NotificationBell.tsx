@@ -15,11 +15,10 @@ import {
 } from '@mantine/core';
 import { Messages } from '@portolan/contract';
 import { IconBell, IconMailOpened } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useAuthStore } from '../../../lib/auth-store';
 import {
-  NOTIFICATION_PAGE_SIZE,
   notificationsQueryOptions,
   useAcceptInvitation,
   useCountFromPush,
@@ -38,7 +37,6 @@ import { notificationText, relativeTime } from './notification-text';
 export function NotificationBell() {
   const token = useAuthStore((s) => s.userToken);
   const [opened, setOpened] = useState(false);
-  const [limit, setLimit] = useState(NOTIFICATION_PAGE_SIZE);
   const newCount = useNewCount(Boolean(token));
   useCountFromPush(useNotificationPush(token));
   const unseen = newCount.data?.count ?? 0;
@@ -75,16 +73,16 @@ export function NotificationBell() {
         </Popover.Target>
       </Indicator>
       <Popover.Dropdown p={0} aria-label="Notifications">
-        {opened && <NotificationList limit={limit} onMore={() => setLimit((l) => l + 10)} />}
+        {opened && <NotificationList />}
       </Popover.Dropdown>
     </Popover>
   );
 }
 
-function NotificationList({ limit, onMore }: { limit: number; onMore: () => void }) {
-  const list = useQuery(notificationsQueryOptions(limit));
-  const items = list.data?.results ?? [];
-  const more = list.data ? items.length < list.data.count : false;
+function NotificationList() {
+  const list = useInfiniteQuery(notificationsQueryOptions());
+  const items = list.data?.pages.flatMap((p) => p.results) ?? [];
+  const more = list.hasNextPage;
 
   return (
     <Stack gap={0}>
@@ -125,7 +123,12 @@ function NotificationList({ limit, onMore }: { limit: number; onMore: () => void
           </Box>
           {more && (
             <Group justify="center" p="sm">
-              <Button size="xs" variant="light" onClick={onMore} loading={list.isFetching}>
+              <Button
+                size="xs"
+                variant="light"
+                onClick={() => void list.fetchNextPage()}
+                loading={list.isFetchingNextPage}
+              >
                 Load more
               </Button>
             </Group>

@@ -9,7 +9,7 @@ import {
 } from '@tabler/icons-react';
 import { Outlet } from 'react-router';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
-import { SettingsNav, type SettingsTab } from '../../../lib/settings-layout';
+import { rulesAndRolesTabs, SettingsNav, type SettingsTab } from '../../../lib/settings-layout';
 import { useOrganization } from '../api/org-settings-api';
 
 /**
@@ -41,6 +41,10 @@ export function OrganizationSettingsLayout() {
       icon: IconActivity,
       shown: can({ orgRole: role }, 'organization.activities.read'),
     },
+    ...rulesAndRolesTabs('organization', orgId).map((tab) => ({
+      ...tab,
+      shown: can({ orgRole: role }, 'organization.roles.read'),
+    })),
   ].filter((t) => t.shown);
 
   return (

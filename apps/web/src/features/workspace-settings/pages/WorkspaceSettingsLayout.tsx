@@ -4,7 +4,7 @@ import { IconInfoCircle, IconPuzzle, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Outlet, useParams } from 'react-router';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
-import { SettingsNav, type SettingsTab } from '../../../lib/settings-layout';
+import { rulesAndRolesTabs, SettingsNav, type SettingsTab } from '../../../lib/settings-layout';
 import { clientQueryOptions } from '../../../lib/tenant-api';
 
 /**
@@ -23,6 +23,9 @@ export function WorkspaceSettingsLayout() {
   const role = (client.data?.role?.key ?? null) as Role | null;
   if (can({ orgRole: null, workspaceRole: role }, 'client.members.read')) {
     tabs.push({ to: `${base}/user-list`, label: 'Users', icon: IconUsers });
+  }
+  if (can({ orgRole: null, workspaceRole: role }, 'client.roles.read')) {
+    tabs.push(...rulesAndRolesTabs('client', id));
   }
 
   return (
