@@ -8,6 +8,7 @@ import {
   type TenantScene,
 } from '../../../test/support/tenants.ts';
 import { addClientMember, addOrganizationMember, createClient } from '../../seed/factories.ts';
+import { NOTIFICATION_CHANNEL } from '../notifications/index.ts';
 import {
   activitiesOf,
   givePermissions,
@@ -171,8 +172,17 @@ describe('organization members: removal', () => {
       role: 'CLIENT',
       status: 'PENDING',
     });
+    // The invitee's open bells are told (their invitation notification closes).
+    const told: string[] = [];
+    const listener = t.ctx.database.listen(NOTIFICATION_CHANNEL, {
+      notify: (payload) => told.push(payload),
+      listening: () => {},
+    });
+    await listener.ready;
     const res = await s.send('DELETE', url(invitee.id), p.ADMIN);
     expect(res.statusCode).toBe(204);
+    await expect.poll(() => told, { timeout: 3_000 }).toContain(invitee.id);
+    await listener.close();
     expect(await orgMembership(db, s.orgId, invitee.id)).toBeUndefined();
     expect(await workspaceMembership(db, w2, invitee.id)).toBeUndefined();
     expect(await invitationRow(db, invited.invitation.id)).toMatchObject({ status: 'REVOKED' });

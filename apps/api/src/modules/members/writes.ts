@@ -12,6 +12,7 @@ import {
   organizationMembers,
   organizations,
 } from '../../db/schema/index.ts';
+import { announceTo } from '../notifications/index.ts';
 
 /**
  * Changing memberships, each in a fixed number of statements whatever the number of workspaces.
@@ -121,6 +122,8 @@ export async function revokeInvitations(tx: Tx, scope: Scope, userId: string, at
     update ${notifications} set status = 'DONE', is_seen = true,
       meta = ${notifications.meta} - 'invitation_token', modified_at = ${at}
     where ${notifications.invitation_id} in (select id from revoked)`);
+  // Their open bells learn at commit that an invitation they could see is gone.
+  await announceTo(tx, userId);
 }
 
 /**
