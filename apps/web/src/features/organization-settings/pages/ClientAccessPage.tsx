@@ -36,6 +36,7 @@ import { ProblemAlert } from '../../../lib/form-parts';
 import { memberActionProblem } from '../../../lib/member-errors';
 import { MemberStatusBadge, RoleBadge } from '../../../lib/member-parts';
 import { memberTypeOf, orgUsersPath } from '../../../lib/members';
+import { clientAccessPermissionsPath } from '../../../lib/permission-paths';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { toast } from '../../../lib/toasts';
 import {
@@ -211,6 +212,16 @@ function AccessTable({
                         <Group gap={6}>
                           <RoleBadge role={row.role.key} />
                           {row.status === 'PENDING' && <MemberStatusBadge status="PENDING" />}
+                          {can({ orgRole: myRole }, 'organization.members.manage') && (
+                            <Anchor
+                              component={Link}
+                              to={clientAccessPermissionsPath(orgId, userId, row.client.id)}
+                              size="sm"
+                              aria-label={`Permissions in ${row.client.name}`}
+                            >
+                              Permissions
+                            </Anchor>
+                          )}
                         </Group>
                       ) : (
                         <Text size="sm" c="dimmed">

@@ -9,6 +9,7 @@ import {
   ROLE_IDS,
   roles,
 } from '../../../test/permission-fixtures';
+import { clientMember, orgMember, people } from '../../../test/member-fixtures';
 import { renderApp, signIn } from '../../../test/render-app';
 import {
   adaWithView,
@@ -19,25 +20,9 @@ import {
   workspace,
 } from '../../../test/tenant-fixtures';
 
-const GRACE = '1a2b3c4d-0000-4000-8000-000000000001';
+const GRACE = people.grace.id;
 const MEMBER_API = `/v1/clients/${CLIENT_ID}/users/${GRACE}`;
 const PAGE = `/ps/${CLIENT_ID}/user-permissions/${GRACE}`;
-
-const grace = {
-  id: 'aaaaaaaa-0000-4000-8000-000000000001',
-  user: {
-    id: GRACE,
-    email: 'grace@example.com',
-    first_name: 'Grace',
-    last_name: 'Hopper',
-    avatar: null,
-  },
-  role: { key: 'STAFF', name: 'Staff' },
-  status: 'MEMBER',
-  last_active_at: null,
-  created: '2026-01-20T09:00:00.000Z',
-  client_count: 1,
-};
 
 /** The API as an OWNER (`myRole`) of the workspace sees Grace, a STAFF member. */
 function memberApi(
@@ -52,7 +37,9 @@ function memberApi(
     [`GET /v1/organizations/${ORG_ID}/`]: json(
       organization(myRole === 'OWNER' ? 'OWNER' : 'STAFF'),
     ),
-    [`GET /v1/organizations/${ORG_ID}/users/${GRACE}/`]: json(grace),
+    [`GET /v1/organizations/${ORG_ID}/users/${GRACE}/`]: json(
+      orgMember(people.grace, 'STAFF', { client_count: 1 }),
+    ),
     [`GET ${MEMBER_API}/permissions/`]: json(memberPermissions(member)),
     [`GET ${MEMBER_API}/custom-roles/`]: json(memberRoles(member.customRoles ?? [])),
     [`GET /v1/clients/${CLIENT_ID}/custom-roles/`]: json(page([roles.packers, roles.auditors])),
@@ -201,6 +188,66 @@ describe('A member’s permissions', () => {
       ],
     });
     expect(mock.callsTo(`POST ${MEMBER_API}/custom-roles/preview/`)).toHaveLength(2);
+  });
+
+  it('is the same page under the workspace settings’ users: linked from the member, tabs, breadcrumbs', async () => {
+    memberApi('MANAGER', {
+      [`GET /v1/clients/${CLIENT_ID}/users/`]: json(page([clientMember(people.grace, 'STAFF')])),
+    });
+    signIn();
+    const { location } = renderApp(`/ps/client-settings/${CLIENT_ID}/user-list/${GRACE}`);
+    const user = userEvent.setup();
+    await user.click(
+      await screen.findByRole('link', {
+        name: 'Permissions, custom roles and overrides of Grace Hopper',
+      }),
+    );
+    expect(location()).toBe(`/ps/client-settings/${CLIENT_ID}/user-list/${GRACE}/permissions`);
+    // The layout holds the h1; the page is its part.
+    expect(
+      await screen.findByRole('heading', { name: 'Permissions of Grace Hopper', level: 2 }),
+    ).toBeVisible();
+    expect(screen.getByRole('navigation', { name: 'Breadcrumb' })).toHaveTextContent(
+      'Workspace Settings›Users›Permissions',
+    );
+    expect(screen.getByRole('link', { name: 'Back to the member' })).toHaveAttribute(
+      'href',
+      `/ps/client-settings/${CLIENT_ID}/user-list/${GRACE}`,
+    );
+    const tabs = screen.getByRole('navigation', { name: 'Workspace settings' });
+    expect(within(tabs).getByRole('link', { name: 'Users' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    expect(within(tabs).getByRole('link', { name: 'Access rules' })).toBeVisible();
+    // A manager acts on a STAFF member's permissions.
+    expect(
+      await screen.findByRole('button', { name: 'Edit the overrides of History' }),
+    ).toBeVisible();
+  });
+
+  it('is linked from the member’s workspace access, one link per workspace they are in', async () => {
+    memberApi('OWNER', {
+      [`GET /v1/organizations/${ORG_ID}/users/${GRACE}/client/`]: json([
+        {
+          client: { id: CLIENT_ID, name: 'North Atlantic Transit', logo: null, active: true },
+          role: { key: 'STAFF', name: 'Staff' },
+          status: 'MEMBER',
+        },
+      ]),
+    });
+    signIn();
+    const { location } = renderApp(`/ps/organizations/${ORG_ID}/users/${GRACE}/client-access`);
+    const user = userEvent.setup();
+    await user.click(
+      await screen.findByRole('link', { name: 'Permissions in North Atlantic Transit' }),
+    );
+    expect(location()).toBe(
+      `/ps/organizations/${ORG_ID}/users/${GRACE}/client-access/${CLIENT_ID}/permissions/`,
+    );
+    expect(
+      await screen.findByRole('heading', { name: 'Permissions of Grace Hopper', level: 1 }),
+    ).toBeVisible();
   });
 
   it('hides what a role may not use: a STAFF member reads their own, with Why? but no edits', async () => {

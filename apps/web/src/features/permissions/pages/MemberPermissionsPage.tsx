@@ -1,13 +1,14 @@
-import { Alert, Anchor, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { can, canActOnRole, ROLE_NAMES, type OrgRole, type Role } from '@portolan/contract';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../../lib/api-error';
 import { useAuthStore } from '../../../lib/auth-store';
 import { displayName } from '../../../lib/current-user';
 import { ErrorCode } from '../../../lib/error-codes';
+import { MemberSection } from '../../../lib/member-page';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { clientQueryOptions, organizationQueryOptions } from '../../../lib/tenant-api';
 import { memberPermissionsQueryOptions, orgMemberQueryOptions } from '../api/member-api';
@@ -17,21 +18,6 @@ import { MemberCustomRoles, type CustomRolesPreview } from '../components/Member
 import { permissionChanges } from '../components/permission-diff';
 
 const enc = encodeURIComponent;
-
-/** A titled part of the page. */
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <Card withBorder padding="lg" component="section" aria-labelledby={id}>
-      <Stack gap="sm">
-        <Title order={2} fz="h4" id={id}>
-          {title}
-        </Title>
-        {children}
-      </Stack>
-    </Card>
-  );
-}
 
 /**
  * The page's workspace and member from whichever route shows it: `:clientId` (client access, and
@@ -144,7 +130,7 @@ export function MemberPermissionsPage() {
 
       {permissions.data && (
         <>
-          <Section title="Custom roles">
+          <MemberSection title="Custom roles">
             <MemberCustomRoles
               target={target}
               canManage={canManage}
@@ -152,8 +138,8 @@ export function MemberPermissionsPage() {
               changes={changes}
               onPreview={setPreview}
             />
-          </Section>
-          <Section title="Effective permissions">
+          </MemberSection>
+          <MemberSection title="Effective permissions">
             <Text size="sm" c="dimmed">
               Each permission, where it ends up and what decided it: the member&apos;s own override,
               then their custom roles in order, then their default role.
@@ -166,7 +152,7 @@ export function MemberPermissionsPage() {
               changes={changes}
               onWhy={(p) => setExplaining({ key: p.key, name: p.name })}
             />
-          </Section>
+          </MemberSection>
         </>
       )}
       <ExplainModal

@@ -1,4 +1,4 @@
-import { Text } from '@mantine/core';
+import { Anchor, Text } from '@mantine/core';
 import {
   can,
   canActOnRole,
@@ -11,7 +11,7 @@ import {
   type Role,
 } from '@portolan/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { ApiError } from '../../../lib/api-error';
 import { confirmModal } from '../../../lib/confirm';
 import { displayName } from '../../../lib/current-user';
@@ -27,6 +27,7 @@ import {
 } from '../../../lib/member-page';
 import { lastActive, MemberStatusBadge, RoleBadge } from '../../../lib/member-parts';
 import { workspaceUsersPath } from '../../../lib/members';
+import { workspaceMemberPermissionsPath } from '../../../lib/permission-paths';
 import {
   clientMemberQueryOptions,
   useChangeWorkspaceRole,
@@ -141,6 +142,16 @@ function WorkspaceMemberDetails({ member }: { member: ClientMember }) {
         saving={changeRole.isPending}
         onSave={onRole}
       />
+      {(can({ orgRole: actor.orgRole, workspaceRole: actor.role }, 'client.roles.read') ||
+        userId === actor.userId) && (
+        <Anchor
+          component={Link}
+          to={workspaceMemberPermissionsPath(clientId, userId)}
+          w="fit-content"
+        >
+          Permissions, custom roles and overrides of {name}
+        </Anchor>
+      )}
       {pending && manage && (
         <InvitationSection
           email={member.user.email}
