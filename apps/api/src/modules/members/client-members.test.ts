@@ -138,6 +138,37 @@ describe('workspace members', () => {
     });
   });
 
+  describe('GET /v1/clients/{id}/users/{userId}/', () => {
+    it('answers one member to those who may read the members; 404 for a non-member; 400 for a bad id', async () => {
+      const url = `${users()}${ws.STAFF.id}/`;
+      const res = await s.send('GET', url, ws.MANAGER);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({
+        user: { id: ws.STAFF.id },
+        role: { key: 'STAFF' },
+        status: 'MEMBER',
+        organization_role: { key: 'STAFF' },
+      });
+      const expected: [Who, number][] = [
+        ['org OWNER', 200],
+        ['org ADMIN', 200],
+        ['ws STAFF', 200],
+        ['ws CLIENT', 403],
+        ['org STAFF', 404],
+        ['org STRANGER', 404],
+        ['anonymous', 401],
+      ];
+      for (const [who, status] of expected) {
+        const answer = await s.send('GET', url, as(who));
+        expect({ who, status: answer.statusCode }).toEqual({ who, status });
+      }
+      expect((await s.send('GET', `${users()}${p.STRANGER.id}/`, p.OWNER)).statusCode).toBe(404);
+      const bad = await s.send('GET', `${users()}nope/`, p.OWNER);
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().details.map((d: { field: string }) => d.field)).toContain('userId');
+    });
+  });
+
   describe('PUT /v1/clients/{id}/users/{userId}/roles/', () => {
     const roles = (userId: string) => `${users()}${userId}/roles/`;
 

@@ -11,6 +11,7 @@ import type { App } from '../../context.ts';
 import { requireActor } from '../access/index.ts';
 import {
   changeWorkspaceRole,
+  getWorkspaceMember,
   listWorkspaceMembers,
   removeWorkspaceMember,
 } from './client-service.ts';
@@ -34,6 +35,19 @@ export async function workspaceMemberRoutes(app: App): Promise<void> {
       response: { 200: clientMemberPageSchema, ...errors },
     },
     handler: async (request) => listWorkspaceMembers(ctx, requireActor(request), request.query),
+  });
+
+  app.get('/v1/clients/:id/users/:userId/', {
+    config: { access: { client: 'id', permission: 'client.members.read' } },
+    schema: {
+      tags,
+      summary: 'One member of the workspace (pending too), with their organization role',
+      security,
+      params: clientMemberParamsSchema,
+      response: { 200: clientMemberSchema, ...errors },
+    },
+    handler: async (request) =>
+      getWorkspaceMember(ctx, requireActor(request), request.params.userId),
   });
 
   app.put('/v1/clients/:id/users/:userId/roles/', {

@@ -45,7 +45,8 @@ export async function listWorkspaceMembers(
   return pageOf(count, query, results);
 }
 
-async function getWorkspaceMember(ctx: AppContext, actor: Actor, userId: string) {
+/** One member of the workspace (pending too); 404 for anyone else. */
+export async function getWorkspaceMember(ctx: AppContext, actor: Actor, userId: string) {
   const { results } = await listClientMembers(ctx.db, clientOf(actor), { userId }, ONE);
   if (!results[0]) throw notAMember('workspace');
   return results[0];
