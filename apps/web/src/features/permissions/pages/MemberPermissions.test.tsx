@@ -192,7 +192,9 @@ describe('A member’s permissions', () => {
 
   it('is the same page under the workspace settings’ users: linked from the member, tabs, breadcrumbs', async () => {
     memberApi('MANAGER', {
-      [`GET /v1/clients/${CLIENT_ID}/users/`]: json(page([clientMember(people.grace, 'STAFF')])),
+      [`GET /v1/clients/${CLIENT_ID}/users/${people.grace.id}/`]: json(
+        clientMember(people.grace, 'STAFF'),
+      ),
     });
     signIn();
     const { location } = renderApp(`/ps/client-settings/${CLIENT_ID}/user-list/${GRACE}`);

@@ -1,5 +1,4 @@
 import {
-  MAX_PAGE_LIMIT,
   MEMBER_PAGE_SIZE,
   type ClientMember,
   type InvitationSuggestion,
@@ -16,7 +15,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { api } from '../../../lib/api';
+import { api, ApiError } from '../../../lib/api';
 import { useAuthStore } from '../../../lib/auth-store';
 import { clientMembersKey, resendInvitation } from '../../../lib/members';
 import { clientQueryOptions, organizationQueryOptions } from '../../../lib/tenant-api';
@@ -65,22 +64,16 @@ export function clientMembersQueryOptions(clientId: string, key: string, page: n
 const memberKey = (clientId: string, userId: string) =>
   [...clientMembersKey(clientId), 'one', userId] as const;
 
-/**
- * One member of the workspace. The API has no call for one workspace member, so the list is read
- * in pages of the largest size until they are found; null when they are not a member.
- */
+/** GET /v1/clients/{id}/users/{userId}/: one member of the workspace; null when not a member. */
 export function clientMemberQueryOptions(clientId: string, userId: string) {
   return queryOptions({
     queryKey: memberKey(clientId, userId),
     queryFn: async ({ signal }): Promise<ClientMember | null> => {
-      for (let page = 1; ; page += 1) {
-        const list = await api.get<Paginated<ClientMember>>(`${base(clientId)}/`, {
-          signal,
-          query: { page, limit: MAX_PAGE_LIMIT },
-        });
-        const found = list.results.find((m) => m.user.id === userId);
-        if (found) return found;
-        if (!list.next) return null;
+      try {
+        return await api.get<ClientMember>(`${base(clientId)}/${enc(userId)}/`, { signal });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
       }
     },
   });
