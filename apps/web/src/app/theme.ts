@@ -45,6 +45,10 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-error': 'var(--mantine-color-red-9)',
     '--mantine-color-placeholder': 'var(--mantine-color-gray-6)',
+    // Light (tinted) alerts and badges: Mantine's yellow and orange text on their tint is below
+    // 4.5:1 even at shade 9; these darker tones keep about 6:1.
+    '--mantine-color-yellow-light-color': '#7f4d00',
+    '--mantine-color-orange-light-color': '#9c3608',
   },
   dark: {},
 });

@@ -1,0 +1,134 @@
+// Members and permissions in the browser (issue 8): an owner changes a member's role; builds an
+// access rule, a custom role made of it, assigns the role to a member with a preview first, and
+// asks why a permission is what it is. Every page passes axe. With E2E_SHOTS_DIR set, each page is
+// also photographed.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from '../support/fixtures.ts';
+import { authOf, ownerScene, type Scene } from '../support/scenes.ts';
+import { signIn } from '../support/session.ts';
+
+const SHOTS = process.env.E2E_SHOTS_DIR;
+
+async function check(page: Page, testInfo: TestInfo, name: string) {
+  await expectNoSeriousA11yViolations(page, testInfo);
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** A STAFF member of the organization, added at once, with Harbour as a STAFF member. */
+async function staffMember(request: APIRequestContext, scene: Scene) {
+  const email = uniqueEmail('staff');
+  const added = await request.post(`/v1/organizations/${scene.orgId}/users/force-invitation/`, {
+    headers: authOf(scene),
+    data: {
+      email,
+      role: 'STAFF',
+      first_name: 'Sam',
+      last_name: 'Stevedore',
+      password: 'Stevedore passphrase 2026',
+    },
+  });
+  expect(added.status(), await added.text()).toBe(201);
+  const userId = ((await added.json()) as { user: { id: string } }).user.id;
+  const granted = await request.post(
+    `/v1/organizations/${scene.orgId}/users/${userId}/clients/grant_access/`,
+    { headers: authOf(scene), data: { clients: [{ client_id: scene.harbour, role: 'STAFF' }] } },
+  );
+  expect(granted.ok(), await granted.text()).toBe(true);
+  return { email, userId };
+}
+
+test('an owner changes a member’s organization role', async ({
+  page,
+  request,
+  mailbox,
+}, testInfo) => {
+  const scene = await ownerScene(request, mailbox);
+  const member = await staffMember(request, scene);
+  await signIn(page, scene.user);
+
+  await page.goto(`/ps/organization-settings/${scene.orgId}/users/internal`);
+  await expect(page.getByText(member.email)).toBeVisible();
+  await check(page, testInfo, 'org-users');
+
+  await page.goto(`/ps/organization-settings/${scene.orgId}/users/internal/${member.userId}`);
+  await page.getByRole('combobox', { name: 'Organization role' }).click();
+  await page.getByRole('option', { name: 'Admin' }).click();
+  await page.getByRole('button', { name: 'Change role' }).click();
+  await expect(page.getByText('Sam Stevedore is now Admin.')).toBeVisible();
+  await check(page, testInfo, 'org-member');
+
+  const one = await request.get(`/v1/organizations/${scene.orgId}/users/${member.userId}/`, {
+    headers: authOf(scene),
+  });
+  expect(((await one.json()) as { role: { key: string } }).role.key).toBe('ADMIN');
+});
+
+test('an access rule, a custom role made of it, assigned with a preview; the explainer says why', async ({
+  page,
+  request,
+  mailbox,
+}, testInfo) => {
+  const scene = await ownerScene(request, mailbox);
+  const member = await staffMember(request, scene);
+  await signIn(page, scene.user);
+  const settings = `/ps/client-settings/${scene.harbour}`;
+
+  // An access rule that lets its holders delete shipment boxes (STAFF may not by default).
+  await page.goto(`${settings}/access-rules/create`);
+  await page.getByRole('textbox', { name: 'Name' }).fill('Box clean-up');
+  await page
+    .getByRole('radiogroup', { name: 'Delete shipment boxes' })
+    .getByText('Allow', { exact: true })
+    .click();
+  await check(page, testInfo, 'access-rule-create');
+  await page.getByRole('button', { name: 'Create access rule' }).click();
+  await expect(page.getByText(/Box clean-up/).first()).toBeVisible();
+
+  // A custom role made of that rule.
+  await page.goto(`${settings}/custom-roles/create`);
+  await page.getByRole('textbox', { name: 'Name' }).fill('Dock supervisors');
+  await page.getByRole('combobox', { name: 'Add a rule' }).click();
+  await page.getByRole('option', { name: 'Box clean-up' }).click();
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await check(page, testInfo, 'custom-role-create');
+  await page.getByRole('button', { name: 'Create custom role' }).click();
+  await expect(page.getByText(/Dock supervisors/).first()).toBeVisible();
+
+  // The member's permissions: denied by default; the preview shows the change before applying.
+  await page.goto(`${settings}/user-list/${member.userId}/permissions`);
+  await expect(page.getByRole('heading', { name: 'Permissions of Sam Stevedore' })).toBeVisible();
+  await page.getByRole('button', { name: 'Why? Delete shipment boxes' }).click();
+  const why = page.getByRole('dialog', { name: 'Why? Delete shipment boxes' });
+  await expect(why.getByText(/Denied by the default role Staff/)).toBeVisible();
+  await check(page, testInfo, 'member-permissions-why');
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('combobox', { name: 'Add a custom role' }).click();
+  await page.getByRole('option', { name: 'Dock supervisors' }).click();
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await page.getByRole('button', { name: 'Preview' }).click();
+  const preview = page.getByRole('alert', { name: 'Preview: nothing is saved yet' });
+  await expect(preview).toContainText('Delete shipment boxes');
+  await check(page, testInfo, 'member-permissions-preview');
+  // Nothing saved yet.
+  const before = await request.get(
+    `/v1/clients/${scene.harbour}/users/${member.userId}/custom-roles/`,
+    {
+      headers: authOf(scene),
+    },
+  );
+  expect(((await before.json()) as { roles: unknown[] }).roles).toEqual([]);
+
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByText('The custom roles have been applied.')).toBeVisible();
+  await page.getByRole('button', { name: 'Why? Delete shipment boxes' }).click();
+  await expect(
+    page
+      .getByRole('dialog', { name: 'Why? Delete shipment boxes' })
+      .getByText(/Allowed by the custom role Dock supervisors/),
+  ).toBeVisible();
+});
