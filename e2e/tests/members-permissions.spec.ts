@@ -132,3 +132,42 @@ test('an access rule, a custom role made of it, assigned with a preview; the exp
       .getByText(/Allowed by the custom role Dock supervisors/),
   ).toBeVisible();
 });
+
+test('the other member, invitation, rule and role pages have no serious or critical violations', async ({
+  page,
+  request,
+  mailbox,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const scene = await ownerScene(request, mailbox);
+  const member = await staffMember(request, scene);
+  await signIn(page, scene.user);
+  const org = `/ps/organization-settings/${scene.orgId}`;
+  const ws = `/ps/client-settings/${scene.harbour}`;
+  const pages: [string, RegExp | string][] = [
+    [`${org}/users/external`, 'External users'],
+    [`/ps/organizations/${scene.orgId}/invite`, /Invite/],
+    [`/ps/organizations/${scene.orgId}/add`, /Add/],
+    [`/ps/organizations/${scene.orgId}/users/${member.userId}/client-access`, /access/i],
+    [
+      `/ps/organizations/${scene.orgId}/users/${member.userId}/client-access/${scene.harbour}/permissions/`,
+      'Permissions of Sam Stevedore',
+    ],
+    [`${org}/access-rules`, 'Access rules'],
+    [`${org}/custom-roles`, 'Custom roles'],
+    [`${org}/access-rules/create`, /access rule/i],
+    [`${ws}/user-list`, 'Users'],
+    [`${ws}/user-list/${member.userId}`, 'Role'],
+    [`/ps/users/${scene.harbour}/invite`, /Invite/],
+    [`/ps/users/${scene.harbour}/add`, /Add/],
+    [`${ws}/access-rules`, 'Access rules'],
+    [`${ws}/custom-roles`, 'Custom roles'],
+  ];
+  for (const [url, heading] of pages) {
+    await page.goto(url);
+    await expect(page.getByRole('heading', { name: heading }).first()).toBeVisible();
+    // Loaded: no skeleton or busy list left (the bell's stream keeps the network busy for good).
+    await expect(page.locator('[aria-busy="true"], .mantine-Skeleton-root')).toHaveCount(0);
+    await check(page, testInfo, url.replace(/[^a-z]+/gi, '-'));
+  }
+});
