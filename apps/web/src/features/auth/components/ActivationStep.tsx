@@ -10,7 +10,7 @@ import { codeError } from '../../../lib/validation';
 import { clearActivation, type PendingActivation } from '../api/activation-storage';
 import { activate, resendActivationCode } from '../api/auth-api';
 import { completeSignIn } from '../../../lib/sign-in';
-import { AuthHeading } from './AuthHeading';
+import { AuthHeading } from '../../../lib/auth-heading';
 import { CodeInput } from './CodeInput';
 import { FormAlert } from './FormAlert';
 

@@ -8,7 +8,7 @@ import { ApiError, errorMessage } from '../../../lib/api';
 import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
 import { codeError, emailError } from '../../../lib/validation';
 import { requestPasswordReset, verifyPasswordResetCode } from '../api/auth-api';
-import { AuthHeading } from '../components/AuthHeading';
+import { AuthHeading } from '../../../lib/auth-heading';
 import { CodeInput } from '../components/CodeInput';
 import { FormAlert } from '../components/FormAlert';
 import { NewPasswordForm } from '../components/NewPasswordForm';

@@ -7,7 +7,7 @@ import { ApiError, errorMessage } from '../../../lib/api';
 import { signInDestination } from '../../../lib/auth-store';
 import { googleLogin } from '../api/auth-api';
 import { completeSignIn } from '../../../lib/sign-in';
-import { AuthHeading } from '../components/AuthHeading';
+import { AuthHeading } from '../../../lib/auth-heading';
 import { FormAlert } from '../components/FormAlert';
 
 function failureText(error: unknown): string {

@@ -22,7 +22,7 @@ import { emailError, requiredError } from '../../../lib/validation';
 import { activationFromDetails, saveActivation } from '../api/activation-storage';
 import { googleStartUrl, login } from '../api/auth-api';
 import { completeSignIn } from '../../../lib/sign-in';
-import { AuthHeading } from '../components/AuthHeading';
+import { AuthHeading } from '../../../lib/auth-heading';
 import { FormAlert } from '../components/FormAlert';
 
 export const LoginMessages = {

@@ -12,7 +12,7 @@ import { confirmError, emailError, newPasswordError, requiredError } from '../..
 import { loadActivation, saveActivation, type PendingActivation } from '../api/activation-storage';
 import { register } from '../api/auth-api';
 import { ActivationStep, loginLink } from '../components/ActivationStep';
-import { AuthHeading } from '../components/AuthHeading';
+import { AuthHeading } from '../../../lib/auth-heading';
 import { FormAlert } from '../components/FormAlert';
 
 interface RegisterValues {

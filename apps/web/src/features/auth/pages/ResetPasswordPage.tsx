@@ -1,6 +1,6 @@
 import { Anchor, Text } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
-import { AuthHeading } from '../components/AuthHeading';
+import { AuthHeading } from '../../../lib/auth-heading';
 import { FormAlert } from '../components/FormAlert';
 import { NewPasswordForm } from '../components/NewPasswordForm';
 

@@ -1,10 +1,11 @@
-import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Messages, type InvitationKind } from '@portolan/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { NewPasswordFields, PersonNameFields } from '../../../lib/account-fields';
+import { AuthHeading } from '../../../lib/auth-heading';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { useAuthStore } from '../../../lib/auth-store';
 import { ProblemAlert } from '../../../lib/form-parts';
@@ -43,21 +44,6 @@ function failure(error: unknown): ReactNode {
   );
 }
 
-function Heading({ title, children }: { title: string; children?: ReactNode }) {
-  return (
-    <Stack gap={6} mb="lg">
-      <Title order={1} fz={26} lh={1.25}>
-        {title}
-      </Title>
-      {children && (
-        <Text c="dimmed" size="sm">
-          {children}
-        </Text>
-      )}
-    </Stack>
-  );
-}
-
 /**
  * /ps/clients/invitation?token=… (ps-ClientConfirm) and /ps/organizations/invitation?token=…
  * (ps-OrgConfirm), reached from the invitation e-mail. Signed in: one click accepts. Not signed in:
@@ -74,7 +60,7 @@ export function ConfirmInvitationPage({ kind }: { kind: InvitationKind }) {
   if (!token) {
     return (
       <>
-        <Heading title={`Join a ${noun}`} />
+        <AuthHeading title={`Join a ${noun}`} />
         <ProblemAlert>
           This link is incomplete: it has no invitation token. Open the link from the e-mail again.
         </ProblemAlert>
@@ -89,9 +75,9 @@ export function ConfirmInvitationPage({ kind }: { kind: InvitationKind }) {
   // A stored session is checked first: a signed-in invitee must not be taken for a stranger.
   if (hasToken && !isAuth) {
     return (
-      <Heading title={`Join the ${noun}`}>
+      <AuthHeading title={`Join the ${noun}`}>
         <span role="status">Checking your session…</span>
-      </Heading>
+      </AuthHeading>
     );
   }
   return hasToken ? (
@@ -131,9 +117,9 @@ function SignedInAccept({ kind, token }: { kind: InvitationKind; token: string }
   if (passwordFor) return <PasswordStep kind={kind} token={token} answer={passwordFor} />;
   return (
     <>
-      <Heading title={`Join the ${NOUN[kind]}`}>
+      <AuthHeading title={`Join the ${NOUN[kind]}`}>
         You have been invited to a {NOUN[kind]} on Portolan. Accept to start working in it.
-      </Heading>
+      </AuthHeading>
       <Stack gap="md">
         <ProblemAlert>{problem}</ProblemAlert>
         <Button onClick={() => void accept()} loading={busy} fullWidth>
@@ -174,16 +160,16 @@ function AnonymousAccept({ kind, token }: { kind: InvitationKind; token: string 
   switch (state.step) {
     case 'checking':
       return (
-        <Heading title={`Join the ${noun}`}>
+        <AuthHeading title={`Join the ${noun}`}>
           <span role="status">Checking your invitation…</span>
-        </Heading>
+        </AuthHeading>
       );
     case 'password':
       return <PasswordStep kind={kind} token={token} answer={state.answer} />;
     case 'accepted':
       return (
         <>
-          <Heading title={`You joined the ${noun}`} />
+          <AuthHeading title={`You joined the ${noun}`} />
           <Stack gap="md">
             <Text role="status">{acceptedText(kind)}</Text>
             <Button
@@ -199,7 +185,7 @@ function AnonymousAccept({ kind, token }: { kind: InvitationKind; token: string 
     case 'failed':
       return (
         <>
-          <Heading title={`Join the ${noun}`} />
+          <AuthHeading title={`Join the ${noun}`} />
           <ProblemAlert>{state.problem}</ProblemAlert>
           <Text ta="center" size="sm" mt="lg">
             <Anchor component={Link} to="/login" fw={600}>
@@ -272,7 +258,7 @@ function PasswordStep({
 
   return (
     <>
-      <Heading title={target ? `Join ${target}` : `Join the ${NOUN[kind]}`}>
+      <AuthHeading title={target ? `Join ${target}` : `Join the ${NOUN[kind]}`}>
         {answer.email ? (
           <>
             Choose a password for <strong>{answer.email}</strong> to finish joining.
@@ -280,7 +266,7 @@ function PasswordStep({
         ) : (
           'Choose a password to finish joining.'
         )}
-      </Heading>
+      </AuthHeading>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <ProblemAlert>{problem}</ProblemAlert>

@@ -1,7 +1,7 @@
 import { Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
-/** The one h1 of a public page, with a line of explanation. */
+/** The one h1 of a public page (sign-in, registration, reset, invitation), with a line of explanation. */
 export function AuthHeading({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <Stack gap={6} mb="lg">
