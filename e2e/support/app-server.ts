@@ -26,7 +26,7 @@ const env: NodeJS.ProcessEnv = { ...process.env };
 // Nothing of the developer's own configuration leaks in; E2E_DATABASE_URL opts into PostgreSQL.
 for (const key of Object.keys(env)) {
   if (
-    /^(PORT|HOST|PUBLIC_URL|DATA_DIR|DATABASE_URL|SMTP_URL|MAIL_FROM|JWT_SECRET|GOOGLE_.*|FEATURE_.*)$/.test(
+    /^(PORT|HOST|PUBLIC_URL|DATA_DIR|DATABASE_URL|SMTP_URL|MAIL_FROM|JWT_SECRET|TRUST_PROXY|GOOGLE_.*|FEATURE_.*)$/.test(
       key,
     )
   ) {
@@ -43,6 +43,8 @@ Object.assign(env, {
   GOOGLE_CLIENT_ID,
   GOOGLE_CLIENT_SECRET,
   GOOGLE_ISSUER: run.oidcIssuer,
+  // As behind a proxy: the accounts helper gives each registration an address of its own.
+  TRUST_PROXY: 'true',
   ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
 });
 

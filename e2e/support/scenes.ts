@@ -1,7 +1,7 @@
 // Scenes for browser tests, made through the HTTP API: an owner with an organization and two
 // workspaces, and what an invitation leaves in the mail.
 import { expect, type APIRequestContext } from '@playwright/test';
-import { createActiveUser } from './accounts.ts';
+import { clientAddress, createActiveUser } from './accounts.ts';
 import type { Mailbox } from './mailbox.ts';
 import type { NewUser } from './pages.ts';
 
@@ -17,6 +17,7 @@ export interface Scene {
 export async function ownerScene(request: APIRequestContext, mailbox: Mailbox): Promise<Scene> {
   const user = await createActiveUser(request, mailbox, 'owner');
   const login = await request.post('/v1/rest-auth/app/login/', {
+    headers: { 'X-Forwarded-For': clientAddress() },
     data: { email: user.email, password: user.password },
   });
   expect(login.ok(), await login.text()).toBe(true);

@@ -15,6 +15,7 @@ import { notFound } from '../../lib/errors.ts';
 import { findActor } from '../access/index.ts';
 import type { AuthState } from '../auth/index.ts';
 import type { UserRow } from '../users/index.ts';
+import { windowTotal } from '../../lib/pagination.ts';
 
 export { ActivityAction };
 
@@ -149,7 +150,7 @@ export async function listOrganizationActivities(
         first_name: users.first_name,
         last_name: users.last_name,
       },
-      total: sql<number>`count(*) over ()`.mapWith(Number),
+      total: windowTotal,
     })
     .from(activities)
     .leftJoin(users, eq(users.id, activities.user_id))

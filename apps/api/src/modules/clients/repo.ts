@@ -21,6 +21,7 @@ import {
   organizationMembers,
   organizations,
 } from '../../db/schema/index.ts';
+import { windowTotal } from '../../lib/pagination.ts';
 
 export type ClientRow = typeof clients.$inferSelect;
 export type ClientModuleRow = typeof clientModules.$inferSelect;
@@ -101,7 +102,7 @@ export async function listOrganizationClients(
       modules: sql<ModuleState[]>`coalesce((select json_agg(json_build_object(
         'module', cm.module, 'enabled', cm.enabled)) from ${clientModules} cm
         where cm.client_id = ${clients.id}), '[]'::json)`,
-      total: sql<number>`count(*) over ()`.mapWith(Number),
+      total: windowTotal,
     })
     .from(clients)
     .leftJoin(

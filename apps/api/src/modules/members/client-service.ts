@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Actor } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
-import { pageOf, rowsOf } from './pages.ts';
+import { pageOf, rowsOf } from '../../lib/pagination.ts';
 import { assertAllowed, callerOutside, membershipPending, notAMember } from './refusals.ts';
 import { listClientMembers, loadStandings, ONE, type PersonStanding } from './repo.ts';
 import {

@@ -12,9 +12,10 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Actor } from '../access/index.ts';
+import { lockOrganization } from '../clients/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
 import { assertMemberLimit } from './limits.ts';
-import { pageOf, rowsOf } from './pages.ts';
+import { pageOf, rowsOf } from '../../lib/pagination.ts';
 import {
   assertAllowed,
   callerOutside,
@@ -27,7 +28,6 @@ import { listOrgMembers, loadStandings, ONE, type PersonStanding } from './repo.
 import {
   deleteOrgMembership,
   grantActiveWorkspaces,
-  lockOrganization,
   removeFromWorkspaces,
   revokeInvitations,
   setOrgRole,

@@ -11,6 +11,7 @@ import {
 import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { clientMembers, clients, organizationMembers, users } from '../../db/schema/index.ts';
+import { windowTotal } from '../../lib/pagination.ts';
 
 /** Reading members: the two lists, one member, and their answers' shape. */
 
@@ -102,7 +103,7 @@ export async function listOrgMembers(
           sql`${organizationMembers.organization_id}`,
           sql`${organizationMembers.user_id}`,
         ),
-        total: sql<number>`count(*) over ()`.mapWith(Number),
+        total: windowTotal,
       })
       .from(organizationMembers)
       .innerJoin(users, and(eq(users.id, organizationMembers.user_id), isNull(users.deleted_at)));
@@ -142,7 +143,7 @@ export async function listClientMembers(
       membership: clientMembers,
       user: userColumns,
       orgRole: organizationMembers.role,
-      total: sql<number>`count(*) over ()`.mapWith(Number),
+      total: windowTotal,
     })
     .from(clientMembers)
     .innerJoin(users, and(eq(users.id, clientMembers.user_id), isNull(users.deleted_at)))

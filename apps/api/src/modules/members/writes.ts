@@ -10,7 +10,6 @@ import {
   memberPermissionOverrides,
   notifications,
   organizationMembers,
-  organizations,
 } from '../../db/schema/index.ts';
 import { announceTo } from '../notifications/index.ts';
 
@@ -19,16 +18,6 @@ import { announceTo } from '../notifications/index.ts';
  * Some write tables of other modules (invitations, notifications, permissions, activities) whose
  * faces do not offer these changes yet; each such place says so.
  */
-
-/** Locks the live organization's row for the rest of the transaction; false when it is gone. */
-export async function lockOrganization(tx: Tx, organizationId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(and(eq(organizations.id, organizationId), isNull(organizations.deleted_at)))
-    .for('update');
-  return row !== undefined;
-}
 
 /** Locks the live workspace's row for the rest of the transaction; false when it is gone. */
 export async function lockClient(tx: Tx, clientId: string): Promise<boolean> {

@@ -2,6 +2,7 @@ import type { Notification, NotificationListQuery } from '@portolan/contract';
 import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { clients, notifications, organizations, users } from '../../db/schema/index.ts';
+import { windowTotal } from '../../lib/pagination.ts';
 
 /** A recipient's live (not deleted) notifications. */
 const ownLive = (recipientId: string): SQL =>
@@ -21,7 +22,7 @@ function selectItems(db: Db | Tx) {
       },
       organization: { id: organizations.id, name: organizations.name },
       client: { id: clients.id, name: clients.name },
-      total: sql<number>`count(*) over ()`.mapWith(Number),
+      total: windowTotal,
     })
     .from(notifications)
     .leftJoin(users, and(eq(users.id, notifications.author_id), isNull(users.deleted_at)))

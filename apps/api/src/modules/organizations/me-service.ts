@@ -16,7 +16,7 @@ import type { AppContext } from '../../context.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../access/index.ts';
 import type { AuthState } from '../auth/index.ts';
-import { offsetOf, pageOf } from './pagination.ts';
+import { offsetOf, pageOf } from '../../lib/pagination.ts';
 import { countMyOrganizations, myOrganizationPageIds, pageMyOrganizations } from './repo.ts';
 import { toOrganizationDto } from './service.ts';
 import {

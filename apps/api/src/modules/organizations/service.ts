@@ -18,7 +18,7 @@ import type { AuthState } from '../auth/index.ts';
 import { isOwnUploadUrl } from '../uploads/index.ts';
 import { findUserById } from '../users/index.ts';
 import { countAcceptedOrganizations, countMyOrganizations, pageMyOrganizations } from './repo.ts';
-import { pageOf } from './pagination.ts';
+import { pageOf } from '../../lib/pagination.ts';
 
 type OrganizationRow = typeof organizations.$inferSelect;
 

@@ -10,7 +10,7 @@ import {
   memberCustomRoles,
   users,
 } from '../../db/schema/index.ts';
-import { windowTotal } from './paging.ts';
+import { windowTotal } from '../../lib/pagination.ts';
 import { scopedReads } from './scoped-repo.ts';
 import { ownedBy, refOf, scopeFieldsOf, usableIn, type Scope } from './scope.ts';
 

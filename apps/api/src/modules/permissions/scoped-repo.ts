@@ -2,7 +2,7 @@ import type { Paginated, RuleListQuery } from '@portolan/contract';
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import type { accessRules, customRoles } from '../../db/schema/index.ts';
-import { pageOf, windowTotal } from './paging.ts';
+import { pageFromRows, windowTotal } from '../../lib/pagination.ts';
 import { usableIn, type Scope } from './scope.ts';
 
 type Conn = Db | Tx;
@@ -44,7 +44,7 @@ export function scopedReads<Row, Parts>(
         .orderBy(asc(sql`lower(${t.name})`), asc(t.id))
         .limit(query.limit)
         .offset((query.page - 1) * query.limit)) as Listed[];
-      return pageOf(
+      return pageFromRows(
         query,
         rows,
         (r) => toDto(r.row, r.parts),
