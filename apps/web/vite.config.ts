@@ -60,6 +60,9 @@ function precompress(): Plugin {
 
 /** The chunk of code that the pages share (see `codeSplitting` below). */
 const SHARED_CHUNK = 'shared';
+/** The web lib files and contract rules that only the member and permission pages use. */
+const SETTINGS_MODULES =
+  /[\\/](?:apps[\\/]web[\\/]src[\\/](?:lib[\\/](?:member[^\\/]*|invite-form|list-filters|list-skeleton|all-pages|permission-paths|dates)\.tsx?|features[\\/]permissions[\\/])|packages[\\/]contract[\\/]src[\\/](?:member-rules|permissions|permission-resolution)\.ts)/;
 
 /**
  * Every page needs the shared chunk, so index.html names it as a modulepreload: it downloads
@@ -93,10 +96,36 @@ function preloadSharedChunk(): Plugin {
   };
 }
 
+/**
+ * The build fails when zod reaches a bundle: the web app may use only the contract's zod-free
+ * modules (constants, rules, types). A value imported from a module that also defines schemas
+ * brings zod (about 100 KB) along, which happened once through the notification constants.
+ */
+function noZodInBundle(): Plugin {
+  return {
+    name: 'portolan-no-zod-in-bundle',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const zod = Object.keys(chunk.modules).filter((id) =>
+          /[\\/]node_modules[\\/]zod[\\/]/.test(id),
+        );
+        if (zod.length > 0) {
+          const from = Object.keys(chunk.modules).filter((id) => id.startsWith(contractDir));
+          this.error(
+            `zod is in the chunk ${chunk.fileName}: a value is imported from a contract module that defines schemas. Contract modules in that chunk: ${from.map((id) => path.relative(contractDir, id)).join(', ')}`,
+          );
+        }
+      }
+    },
+  };
+}
+
 export default defineConfig({
   // The API serves dist/ with an SPA fallback, so assets must resolve from the site root.
   base: '/',
-  plugins: [react(), preloadSharedChunk(), precompress()],
+  plugins: [react(), preloadSharedChunk(), noZodInBundle(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -118,6 +147,15 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'index', tags: ['$initial'], priority: 2 },
+            // What only the members, invitations, rules and roles pages share stays off the first
+            // load: the dashboard and the sign-in pages never need it.
+            {
+              name: 'settings',
+              test: SETTINGS_MODULES,
+              minShareCount: 2,
+              priority: 1.5,
+              includeDependenciesRecursively: false,
+            },
             { name: SHARED_CHUNK, minShareCount: 2, priority: 1 },
           ],
         },

@@ -14,6 +14,7 @@ export * from './clients.ts';
 export * from './activities.ts';
 export * from './invitations.ts';
 export * from './notifications.ts';
+export * from './notification-schemas.ts';
 export * from './permissions.ts';
 export * from './members.ts';
 export * from './member-rules.ts';
