@@ -78,6 +78,33 @@ export const ErrorCode = {
   RULE_IN_USE: 'RULE_IN_USE',
   /** Deleting a custom role that members hold: 409, `details.members` names them. */
   ROLE_IN_USE: 'ROLE_IN_USE',
+  // billing
+  /** Billing is on and the organization has no active subscription: 402. */
+  SUBSCRIPTION_REQUIRED: 'SUBSCRIPTION_REQUIRED',
+  /** The plan's limit is reached: 403, `details.limit` names it (max_workspaces, …). */
+  PLAN_LIMIT_REACHED: 'PLAN_LIMIT_REACHED',
+  /** Subscribing while a subscription is active: 409 (change the plan instead). */
+  ALREADY_SUBSCRIBED: 'ALREADY_SUBSCRIBED',
+  /** A plan change, unsubscription or card change that needs a subscription: 409. */
+  NOT_SUBSCRIBED: 'NOT_SUBSCRIBED',
+  /** CUSTOM is arranged through the support e-mail, never bought here: 409. */
+  PLAN_NOT_SELF_SERVE: 'PLAN_NOT_SELF_SERVE',
+  /** Changing to the plan the organization already has: 409. */
+  SAME_PLAN: 'SAME_PLAN',
+  /** Unsubscribing twice: 409. */
+  ALREADY_CANCELED: 'ALREADY_CANCELED',
+  /** Unsubscribing as someone other than the subscriber: 403. */
+  NOT_SUBSCRIBER: 'NOT_SUBSCRIBER',
+  /** A charge needs a card and the organization has none: 409. */
+  NO_PAYMENT_METHOD: 'NO_PAYMENT_METHOD',
+  /** The card was declined, or has not enough funds: 402, the message says which. */
+  PAYMENT_FAILED: 'PAYMENT_FAILED',
+  /** Removing the default card while a subscription renews with it: 409. */
+  DEFAULT_CARD_IN_USE: 'DEFAULT_CARD_IN_USE',
+  /** The same Idempotency-Key with another request body or path: 409. */
+  IDEMPOTENCY_MISMATCH: 'IDEMPOTENCY_MISMATCH',
+  /** A checkout that is no longer open (paid, failed or expired): 409. */
+  CHECKOUT_CLOSED: 'CHECKOUT_CLOSED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -20,3 +20,5 @@ export * from './members.ts';
 export * from './member-rules.ts';
 export * from './permission-resolution.ts';
 export * from './permission-schemas.ts';
+export * from './billing.ts';
+export * from './billing-schemas.ts';

@@ -4,8 +4,12 @@ import {
   type MembershipStatus,
   type ModuleCode,
   type OrgRole,
+  type PlanLimits,
+  type PlanType,
   type Role,
+  type SubscriptionStatus,
 } from '@portolan/contract';
+import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import {
   clientMembers,
@@ -13,6 +17,8 @@ import {
   clients,
   organizationMembers,
   organizations,
+  plans,
+  subscriptions,
   users,
 } from '../db/schema/index.ts';
 import { hashPassword } from '../modules/auth/index.ts';
@@ -73,8 +79,15 @@ export async function addOrganizationMember(
   return row!;
 }
 
-/** An organization and its OWNER's membership. */
-export async function createOrganization(db: Conn, fields: { ownerId: string; name?: string }) {
+/**
+ * An organization and its OWNER's membership, with an active subscription: by default the CUSTOM
+ * plan (unlimited, as arranged with sales), so tests of other modules never meet a plan limit.
+ * `plan: null` leaves it without one (billing tests, the subscription gate).
+ */
+export async function createOrganization(
+  db: Conn,
+  fields: { ownerId: string; name?: string; plan?: PlanType | null },
+) {
   const [org] = await db
     .insert(organizations)
     .values({ name: fields.name ?? unique('Organization'), owner_id: fields.ownerId })
@@ -84,7 +97,56 @@ export async function createOrganization(db: Conn, fields: { ownerId: string; na
     userId: fields.ownerId,
     role: 'OWNER',
   });
+  const plan = fields.plan === undefined ? 'CUSTOM' : fields.plan;
+  if (plan)
+    await createSubscription(db, { organizationId: org!.id, plan, subscriberId: fields.ownerId });
   return org!;
+}
+
+/**
+ * An organization's subscription to a plan of the app profile, as a paid checkout leaves it:
+ * ACTIVE for a month from now, limits copied from the plan (or as given).
+ */
+export async function createSubscription(
+  db: Conn,
+  fields: {
+    organizationId: string;
+    plan: PlanType;
+    appProfile?: AppProfile;
+    status?: SubscriptionStatus;
+    isActive?: boolean;
+    periodStart?: Date;
+    expiresIn?: Date;
+    limits?: Partial<PlanLimits>;
+    subscriberId?: string | null;
+    defaultPaymentMethodId?: string | null;
+  },
+) {
+  const app = fields.appProfile ?? 'transit';
+  const [plan] = await db
+    .select()
+    .from(plans)
+    .where(and(eq(plans.app_profile, app), eq(plans.type, fields.plan)));
+  if (!plan) throw new Error(`no ${fields.plan} plan for ${app}`);
+  const start = fields.periodStart ?? new Date();
+  const [row] = await db
+    .insert(subscriptions)
+    .values({
+      organization_id: fields.organizationId,
+      app_profile: app,
+      plan_id: plan.id,
+      status: fields.status ?? 'ACTIVE',
+      is_active: fields.isActive ?? true,
+      amount: plan.price,
+      currency: plan.currency,
+      current_period_start: start,
+      expired_in: fields.expiresIn ?? new Date(start.getTime() + 30 * 86_400_000),
+      subscriber_id: fields.subscriberId ?? null,
+      default_payment_method_id: fields.defaultPaymentMethodId ?? null,
+      limits: { ...plan.config, ...fields.limits },
+    })
+    .returning();
+  return row!;
 }
 
 export async function addClientMember(

@@ -6,3 +6,4 @@ export * from './organizations.ts';
 export * from './login-throttles.ts';
 export * from './invitations.ts';
 export * from './permissions.ts';
+export * from './billing.ts';

@@ -114,7 +114,7 @@ export async function createClient(
   const modules = APP_PROFILES[ctx.config.appProfile];
   const row = await ctx.db.transaction(async (tx) => {
     if (!(await lockOrganization(tx, organizationId))) throw notFound();
-    await assertWorkspaceLimit(tx, organizationId);
+    await assertWorkspaceLimit(ctx, tx, organizationId);
     // DO NOTHING on the live-name index: a clash answers no row instead of aborting.
     const [created] = await tx
       .insert(clients)

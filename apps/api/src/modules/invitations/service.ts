@@ -132,6 +132,7 @@ async function admit(
  * workspace's organization becomes its external member too.
  */
 async function offerMembership(
+  ctx: AppContext,
   tx: Tx,
   target: Target,
   userId: string,
@@ -142,11 +143,12 @@ async function offerMembership(
   if (target.client) {
     const orgTarget: Target = { ...target, kind: 'organization', client: null };
     if (!(await findMembership(tx, orgTarget, userId))) {
-      await assertMemberLimit(tx, organizationId, 'external');
+      await assertMemberLimit(ctx, tx, organizationId, 'external');
     }
     await joinAsExternal(tx, organizationId, userId, offer);
   } else if (!existing || isInternalRole(existing.role) !== isInternalRole(offer.role)) {
     await assertMemberLimit(
+      ctx,
       tx,
       organizationId,
       isInternalRole(offer.role) ? 'internal' : 'external',
@@ -196,7 +198,7 @@ async function placeMember(
   });
   const existing = await admit(tx, target, user.id, ctx.clock.now());
   const offer = { role: input.role, status: account.status, invitedBy: actor.userId };
-  const membership = await offerMembership(tx, target, user.id, offer, existing);
+  const membership = await offerMembership(ctx, tx, target, user.id, offer, existing);
   return { user, created, membership };
 }
 

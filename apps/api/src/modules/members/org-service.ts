@@ -116,7 +116,12 @@ export async function changeOrganizationRole(
     if (from === role) return;
     if (from === 'OWNER' && owners <= 1) throw lastOwner();
     if (isInternalRole(from) !== isInternalRole(role)) {
-      await assertMemberLimit(tx, organizationId, isInternalRole(role) ? 'internal' : 'external');
+      await assertMemberLimit(
+        ctx,
+        tx,
+        organizationId,
+        isInternalRole(role) ? 'internal' : 'external',
+      );
     }
     await setOrgRole(tx, organizationId, userId, role);
     if (role === 'OWNER' || role === 'ADMIN') {
@@ -171,7 +176,7 @@ export async function removeOrganizationMember(
       if (role === 'CLIENT') {
         throw choiceField('This member is external already: choose remove_everywhere.');
       }
-      await assertMemberLimit(tx, organizationId, 'external');
+      await assertMemberLimit(ctx, tx, organizationId, 'external');
       await setOrgRole(tx, organizationId, userId, 'CLIENT');
     } else {
       await revokeInvitations(tx, { organizationId }, userId, ctx.clock.now());

@@ -17,6 +17,7 @@ import { ActivityAction, recordActivity } from '../activities/index.ts';
 import type { AuthState } from '../auth/index.ts';
 import { isOwnUploadUrl } from '../uploads/index.ts';
 import { findUserById } from '../users/index.ts';
+import { startTrial } from '../billing/index.ts';
 import { countAcceptedOrganizations, countMyOrganizations, pageMyOrganizations } from './repo.ts';
 import { pageOf } from '../../lib/pagination.ts';
 
@@ -94,6 +95,7 @@ export async function createOrganization(
       role: 'OWNER',
       status: 'MEMBER',
     });
+    await startTrial(ctx, tx, org!.id, caller.userId);
     await recordActivity(tx, {
       userId: caller.userId,
       action: ActivityAction.CREATE_ORGANIZATION,
