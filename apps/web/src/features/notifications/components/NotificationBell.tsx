@@ -18,6 +18,7 @@ import { IconBell, IconMailOpened } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useAuthStore } from '../../../lib/auth-store';
+import { useAfterLoad } from '../../../lib/use-after-load';
 import {
   notificationsQueryOptions,
   useAcceptInvitation,
@@ -37,8 +38,10 @@ import { notificationText, relativeTime } from './notification-text';
 export function NotificationBell() {
   const token = useAuthStore((s) => s.userToken);
   const [opened, setOpened] = useState(false);
-  const newCount = useNewCount(Boolean(token));
-  useCountFromPush(useNotificationPush(token));
+  // The count and its stream start once the first screen is drawn (it does not need them).
+  const afterLoad = useAfterLoad();
+  const newCount = useNewCount(Boolean(token) && afterLoad);
+  useCountFromPush(useNotificationPush(afterLoad ? token : null));
   const unseen = newCount.data?.count ?? 0;
 
   return (
