@@ -16,6 +16,7 @@ import {
   createSmtpTransport,
   type MailTransport,
 } from './lib/mail/transport.ts';
+import { createGateway, type PaymentGateway } from './lib/payments/index.ts';
 import { resolveJwtSecret } from './lib/secrets.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
@@ -27,6 +28,7 @@ import { registerSpa } from './plugins/static-spa.ts';
 import { registerAccess } from './modules/access/index.ts';
 import { activitiesModule } from './modules/activities/index.ts';
 import { authModule, registerAuthentication } from './modules/auth/index.ts';
+import { billingModule, startRenewalJob, type RenewalJob } from './modules/billing/index.ts';
 import { clientsModule } from './modules/clients/index.ts';
 import { notificationsModule } from './modules/notifications/index.ts';
 import { membersModule } from './modules/members/index.ts';
@@ -52,6 +54,8 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** Start the mail outbox worker (off in tests, which drain it by hand). */
   startWorkers?: boolean;
+  /** A gateway of the test's own instead of the one configuration chooses. */
+  paymentGateway?: PaymentGateway;
 }
 
 /** Readable logs for a person at a terminal (when pino-pretty is installed); JSON otherwise. */
@@ -86,6 +90,7 @@ const MODULES = [
   invitationsModule,
   notificationsModule,
   permissionsModule,
+  billingModule,
 ];
 
 /** JSON bodies above this answer 413. Uploads have their own limit. */
@@ -160,14 +165,16 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
       : createFileTransport(path.join(config.dataDir, 'mail'), config.mailFrom, app.log));
   const outbox = new OutboxWorker(deps.database.db, transport, clock, app.log);
 
+  const jwtKey = new TextEncoder().encode(jwtSecret);
   const ctx: AppContext = {
     config,
     database: deps.database,
     db: deps.database.db,
     clock,
-    jwtKey: new TextEncoder().encode(jwtSecret),
+    jwtKey,
     mail: { brand: config.brand, publicUrl: config.publicUrl, supportEmail: config.supportEmail },
     outbox,
+    payments: deps.paymentGateway ?? createGateway(config, { jwtKey, clock }),
   };
   app.decorate('ctx', ctx);
 
@@ -185,5 +192,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
 
   if (deps.startWorkers) app.addHook('onReady', async () => outbox.start());
   app.addHook('onClose', async () => outbox.stop());
+  // The renewal job, like the outbox one per instance (it claims with SKIP LOCKED); with billing
+  // off nothing is charged.
+  if (deps.startWorkers && config.features.billing) {
+    let renewals: RenewalJob | null = null;
+    app.addHook('onReady', async () => {
+      renewals = startRenewalJob(ctx, { log: app.log });
+    });
+    app.addHook('onClose', async () => renewals?.stop());
+  }
   return app as unknown as App;
 }

@@ -116,6 +116,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  // Stripe needs its keys; the sandbox needs nothing.
+  if (e.PAYMENT_GATEWAY === 'stripe') {
+    const missing = (['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const).filter((name) => !e[name]);
+    if (missing.length)
+      throw new ConfigError(
+        `Invalid configuration:\n${missing.map((name) => `  ${name}: required when PAYMENT_GATEWAY=stripe`).join('\n')}`,
+      );
+  }
   // Relative paths are taken from where the command was typed (npm's INIT_CWD), so that
   // `npm start` and `npm run seed` from the repository root share ./data.
   const baseDir = env.INIT_CWD ?? process.cwd();

@@ -11,6 +11,7 @@ import type { Database, Db } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
 import type { MailContext } from './lib/mail/templates.ts';
 import type { OutboxWorker } from './lib/mail/outbox.ts';
+import type { PaymentGateway } from './lib/payments/gateway.ts';
 
 /** What every module's service needs from the running app; built once in buildApp. */
 export interface AppContext {
@@ -22,6 +23,8 @@ export interface AppContext {
   jwtKey: Uint8Array;
   mail: MailContext;
   outbox: OutboxWorker;
+  /** The payment gateway configuration chose (PAYMENT_GATEWAY). */
+  payments: PaymentGateway;
 }
 
 declare module 'fastify' {

@@ -5,8 +5,12 @@ import {
   clientMembers,
   clientModules,
   clients,
+  invoices,
   organizationMembers,
   organizations,
+  paymentMethods,
+  plans,
+  subscriptions,
 } from '../db/schema/index.ts';
 import {
   DEMO_OWNER,
@@ -52,5 +56,25 @@ describe('demo seed', () => {
     expect(modules.filter((m) => m.enabled)).toHaveLength(2);
     expect(await t.ctx.db.select().from(clients)).toHaveLength(3);
     expect(await t.ctx.db.select().from(clientMembers)).toHaveLength(3);
+  });
+
+  it('subscribes the organization to PROFESSIONAL, paid with a sandbox card, so billing works at once', async () => {
+    const [org] = await t.ctx.db.select().from(organizations);
+    const [subscription] = await t.ctx.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.organization_id, org!.id));
+    const [plan] = await t.ctx.db.select().from(plans).where(eq(plans.id, subscription!.plan_id));
+    expect(plan!.type).toBe('PROFESSIONAL');
+    expect(subscription).toMatchObject({ status: 'ACTIVE', is_active: true, amount: plan!.price });
+    expect(subscription!.limits).toEqual(plan!.config);
+    const cards = await t.ctx.db.select().from(paymentMethods);
+    expect(cards.map((c) => [c.brand, c.last4, c.id])).toEqual([
+      ['visa', '4242', subscription!.default_payment_method_id],
+    ]);
+    const paid = await t.ctx.db.select().from(invoices);
+    expect(paid.map((i) => [i.kind, i.status, i.amount])).toEqual([
+      ['SUBSCRIPTION', 'PAID', plan!.price],
+    ]);
   });
 });

@@ -5,7 +5,10 @@ import { users } from '../db/schema/index.ts';
 import {
   addOrganizationMember,
   createClient,
+  createInvoice,
   createOrganization,
+  createPaymentMethod,
+  createSubscription,
   createUser,
 } from './factories.ts';
 
@@ -27,8 +30,8 @@ export const DEMO_WORKSPACES = ['North Atlantic Transit', 'Pacific Freight Lanes
 export const DEMO_PENDING_WORKSPACE = 'Gulf Coast Pilot';
 
 /**
- * Demo data: an active owner, an organization and two workspaces with the profile's modules
- * enabled; a STAFF member of the organization and the workspace they created, waiting for the
+ * Demo data: an active owner, an organization subscribed to PROFESSIONAL (a sandbox Visa ending
+ * 4242 as its card, the first invoice paid) and two workspaces with the profile's modules enabled; a STAFF member of the organization and the workspace they created, waiting for the
  * owner's approval. Runs in one transaction and does nothing when the demo owner already exists.
  */
 export async function seedDemo(db: Db, appProfile: AppProfile): Promise<{ created: boolean }> {
@@ -40,7 +43,26 @@ export async function seedDemo(db: Db, appProfile: AppProfile): Promise<{ create
       .limit(1);
     if (existing) return { created: false };
     const owner = await createUser(tx, { ...DEMO_OWNER, can_create_client: true });
-    const org = await createOrganization(tx, { ownerId: owner.id, name: DEMO_ORGANIZATION });
+    // Subscribed to PROFESSIONAL and paid with the sandbox's test Visa, as a checkout leaves it.
+    const org = await createOrganization(tx, {
+      ownerId: owner.id,
+      name: DEMO_ORGANIZATION,
+      plan: null,
+    });
+    const card = await createPaymentMethod(tx, { organizationId: org.id });
+    const subscription = await createSubscription(tx, {
+      organizationId: org.id,
+      plan: 'PROFESSIONAL',
+      appProfile,
+      subscriberId: owner.id,
+      defaultPaymentMethodId: card.id,
+    });
+    await createInvoice(tx, {
+      organizationId: org.id,
+      subscriptionId: subscription.id,
+      amount: subscription.amount,
+      description: 'Professional plan, monthly',
+    });
     for (const name of DEMO_WORKSPACES) {
       await createClient(tx, { organizationId: org.id, ownerId: owner.id, name, appProfile });
     }

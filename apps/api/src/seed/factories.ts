@@ -9,6 +9,7 @@ import {
   type Role,
   type SubscriptionStatus,
 } from '@portolan/contract';
+import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import {
@@ -16,7 +17,9 @@ import {
   clientModules,
   clients,
   organizationMembers,
+  invoices,
   organizations,
+  paymentMethods,
   plans,
   subscriptions,
   users,
@@ -201,4 +204,60 @@ export async function createClient(
   if (fields.ownerId)
     await addClientMember(db, { clientId: client!.id, userId: fields.ownerId, role: 'OWNER' });
   return client!;
+}
+
+/**
+ * A card kept for an organization, as the sandbox gateway leaves one after a checkout: a token
+ * whose charges succeed (`pm_sandbox_ok_…`), brand, last 4 and expiry. Never a number.
+ */
+export async function createPaymentMethod(
+  db: Conn,
+  fields: {
+    organizationId: string;
+    brand?: 'visa' | 'mastercard' | 'amex';
+    last4?: string;
+    expMonth?: number;
+    expYear?: number;
+    outcome?: 'ok' | 'declined' | 'insufficient_funds';
+  },
+) {
+  const [row] = await db
+    .insert(paymentMethods)
+    .values({
+      organization_id: fields.organizationId,
+      gateway_ref: `pm_sandbox_${fields.outcome ?? 'ok'}_${randomBytes(8).toString('hex')}`,
+      brand: fields.brand ?? 'visa',
+      last4: fields.last4 ?? '4242',
+      exp_month: fields.expMonth ?? 12,
+      exp_year: fields.expYear ?? new Date().getUTCFullYear() + 4,
+    })
+    .returning();
+  return row!;
+}
+
+/** A paid invoice of a subscription (what a successful checkout records). */
+export async function createInvoice(
+  db: Conn,
+  fields: {
+    organizationId: string;
+    subscriptionId: string;
+    amount: number;
+    description: string;
+    kind?: 'SUBSCRIPTION' | 'RENEWAL';
+  },
+) {
+  const [row] = await db
+    .insert(invoices)
+    .values({
+      organization_id: fields.organizationId,
+      subscription_id: fields.subscriptionId,
+      kind: fields.kind ?? 'SUBSCRIPTION',
+      status: 'PAID',
+      amount: fields.amount,
+      description: fields.description,
+      lines: [{ description: fields.description, amount: fields.amount }],
+      gateway_ref: `ch_sandbox_${randomBytes(8).toString('hex')}`,
+    })
+    .returning();
+  return row!;
 }

@@ -90,10 +90,10 @@ export interface PaymentGateway {
   detachPaymentMethod(paymentMethodRef: string): Promise<void>;
   /**
    * Checks an event's signature over its raw body and reads it; throws when the signature is
-   * wrong or the event is not one the portal handles (the webhook then answers 400, or 200 for an
-   * event type it ignores: null).
+   * wrong (the webhook then answers 400). An event type the portal ignores reads as null (200).
+   * Async: reading an event may need the gateway's API (Stripe: the card of a session).
    */
-  verifyEvent(rawBody: string, signatureHeader: string | undefined): GatewayEvent | null;
+  verifyEvent(rawBody: string, signatureHeader: string | undefined): Promise<GatewayEvent | null>;
 }
 
 /** The message a buyer reads for each failure (the hosted page, a toast, an invoice). */

@@ -1,4 +1,22 @@
 // The billing module's face: plans, subscriptions, checkouts, cards, plan changes and renewals,
 // and the plan limits other modules check (clients: workspaces; members, invitations: users).
+import type { App } from '../../context.ts';
+import { planChangeRoutes } from './plan-change-routes.ts';
+import { planRoutes } from './plans-routes.ts';
+import { billingRoutes } from './routes.ts';
+import { sandboxRoutes } from './sandbox-routes.ts';
+
 export { assertPlanRoom } from './limits.ts';
 export { startTrial } from './trial.ts';
+export { handleGatewayEvent, receiveGatewayEvent } from './events.ts';
+export { fingerprintOf, idempotencyKeyOf, withIdempotency } from './idempotency.ts';
+export { runRenewals, startRenewalJob, type RenewalJob } from './renewal.ts';
+
+/** The module's routes (registered by app.ts through MODULES). */
+export async function billingModule(app: App): Promise<void> {
+  await app.register(planRoutes);
+  await app.register(billingRoutes);
+  await app.register(planChangeRoutes);
+  // Encapsulated: the sandbox page's form parser stays with it.
+  await app.register(sandboxRoutes);
+}

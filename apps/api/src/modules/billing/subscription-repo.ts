@@ -75,7 +75,9 @@ export async function findPlanById(db: Conn, id: string): Promise<PlanRow | unde
 
 /**
  * The organization's subscription for the app profile with its plan. With `lock`, the
- * subscription row is locked `FOR UPDATE` for the rest of the transaction (the plan is not).
+ * subscription row is first locked `FOR UPDATE` in a statement of its own, then read with its
+ * plan: locking through the join would let PostgreSQL, after waiting for a concurrent plan change,
+ * re-check the join against the old plan and drop the row.
  */
 export async function findSubscription(
   db: Conn,
@@ -83,14 +85,22 @@ export async function findSubscription(
   app: AppProfile,
   options: { lock?: boolean } = {},
 ): Promise<{ subscription: SubscriptionRow; plan: PlanRow } | undefined> {
-  const query = db
+  const ofOrganization = and(
+    eq(subscriptions.organization_id, organizationId),
+    eq(subscriptions.app_profile, app),
+  );
+  if (options.lock) {
+    await db
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(ofOrganization)
+      .for('update');
+  }
+  const [row] = await db
     .select({ subscription: subscriptions, plan: plans })
     .from(subscriptions)
     .innerJoin(plans, eq(plans.id, subscriptions.plan_id))
-    .where(
-      and(eq(subscriptions.organization_id, organizationId), eq(subscriptions.app_profile, app)),
-    );
-  const [row] = options.lock ? await query.for('update', { of: subscriptions }) : await query;
+    .where(ofOrganization);
   return row;
 }
 

@@ -1,0 +1,181 @@
+import { ErrorCode } from '@portolan/contract';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
+import { checkouts, gatewayEvents, paymentMethods, subscriptions } from '../../db/schema/index.ts';
+import { badRequest } from '../../lib/errors.ts';
+import type { GatewayEvent } from '../../lib/payments/gateway.ts';
+import { recordInvoice } from './invoices.ts';
+import { findPlanById } from './subscription-repo.ts';
+import type { CheckoutRow } from './checkout-service.ts';
+
+/**
+ * The one place where a gateway's word changes the portal (webhook and sandbox alike). Each
+ * event is handled in one transaction: its id is recorded first (a redelivery finds it and does
+ * nothing), then the checkout row is locked and only an OPEN one is closed, so the events of a
+ * checkout apply exactly once whatever their order (a "failed" after a "completed" is ignored).
+ */
+
+export type EventOutcome = 'applied' | 'duplicate' | 'ignored';
+
+/** The raw body and signature header of a delivery: verified by the gateway, then handled. */
+export async function receiveGatewayEvent(
+  ctx: AppContext,
+  rawBody: string,
+  signature: string | undefined,
+): Promise<EventOutcome> {
+  let event: GatewayEvent | null;
+  try {
+    event = await ctx.payments.verifyEvent(rawBody, signature);
+  } catch (error) {
+    // The gateway's reason is about the signature or the shape, never about a card.
+    throw badRequest(ErrorCode.BAD_REQUEST, (error as Error).message || 'Not a valid event.');
+  }
+  if (!event) return 'ignored';
+  return handleGatewayEvent(ctx, event);
+}
+
+/** Adds one period to a date, keeping the day where the month has it (Jan 31 → Feb 28). */
+export function addPeriod(from: Date, period: 'month' | 'year'): Date {
+  const months = period === 'year' ? 12 : 1;
+  const target = new Date(from);
+  const day = target.getUTCDate();
+  target.setUTCDate(1);
+  target.setUTCMonth(target.getUTCMonth() + months);
+  const lastDay = new Date(
+    Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0),
+  ).getUTCDate();
+  target.setUTCDate(Math.min(day, lastDay));
+  return target;
+}
+
+export async function handleGatewayEvent(
+  ctx: AppContext,
+  event: GatewayEvent,
+): Promise<EventOutcome> {
+  return ctx.db.transaction(async (tx) => {
+    const [fresh] = await tx
+      .insert(gatewayEvents)
+      .values({ id: event.id, gateway: ctx.payments.name, type: event.type })
+      .onConflictDoNothing()
+      .returning({ id: gatewayEvents.id });
+    if (!fresh) return 'duplicate';
+    const [checkout] = await tx
+      .select()
+      .from(checkouts)
+      .where(eq(checkouts.id, event.checkoutId))
+      .for('update');
+    // An event about a page the portal did not open (or another session of it) changes nothing.
+    if (!checkout || checkout.gateway_ref !== event.checkoutRef || checkout.status !== 'OPEN')
+      return 'ignored';
+    if (event.type === 'checkout.failed') {
+      await tx
+        .update(checkouts)
+        .set({
+          status: event.reason === 'expired' ? 'EXPIRED' : 'FAILED',
+          failure_message: event.message,
+        })
+        .where(eq(checkouts.id, checkout.id));
+      return 'applied';
+    }
+    await completeCheckout(ctx, tx, checkout, event);
+    return 'applied';
+  });
+}
+
+async function completeCheckout(
+  ctx: AppContext,
+  tx: Tx,
+  checkout: CheckoutRow,
+  event: Extract<GatewayEvent, { type: 'checkout.completed' }>,
+): Promise<void> {
+  const { card } = event.paymentMethod;
+  const [card_] = await tx
+    .insert(paymentMethods)
+    .values({
+      organization_id: checkout.organization_id,
+      gateway_ref: event.paymentMethod.ref,
+      brand: card.brand,
+      last4: card.last4,
+      exp_month: card.exp_month,
+      exp_year: card.exp_year,
+    })
+    .onConflictDoUpdate({
+      target: paymentMethods.gateway_ref,
+      set: {
+        brand: card.brand,
+        last4: card.last4,
+        exp_month: card.exp_month,
+        exp_year: card.exp_year,
+        deleted_at: null,
+      },
+      // A gateway's card is never moved to another organization.
+      setWhere: eq(paymentMethods.organization_id, checkout.organization_id),
+    })
+    .returning({ id: paymentMethods.id });
+  const now = ctx.clock.now();
+
+  if (checkout.kind === 'SUBSCRIPTION') {
+    const plan = checkout.plan_id ? await findPlanById(tx, checkout.plan_id) : undefined;
+    if (!plan) throw new Error(`checkout ${checkout.id} has no plan`);
+    const values = {
+      plan_id: plan.id,
+      status: 'ACTIVE' as const,
+      is_active: true,
+      amount: plan.price,
+      currency: plan.currency,
+      current_period_start: now,
+      expired_in: addPeriod(now, plan.period),
+      cancel_at_period_end: false,
+      canceled_at: null,
+      subscriber_id: checkout.created_by,
+      default_payment_method_id: card_?.id ?? null,
+      limits: plan.config,
+      credit: 0,
+      retry_count: 0,
+      next_retry_at: null,
+      ...(event.customerRef !== null && { gateway_customer_ref: event.customerRef }),
+    };
+    // One subscription per organization and app: made, or taken over by this payment.
+    const [subscription] = await tx
+      .insert(subscriptions)
+      .values({
+        organization_id: checkout.organization_id,
+        app_profile: plan.app_profile,
+        ...values,
+      })
+      .onConflictDoUpdate({
+        target: [subscriptions.organization_id, subscriptions.app_profile],
+        set: values,
+      })
+      .returning({ id: subscriptions.id });
+    const description = `${plan.name} plan, ${plan.period === 'year' ? 'yearly' : 'monthly'}`;
+    await recordInvoice(tx, {
+      organizationId: checkout.organization_id,
+      subscriptionId: subscription!.id,
+      kind: 'SUBSCRIPTION',
+      status: 'PAID',
+      amount: event.amount,
+      currency: checkout.currency,
+      description,
+      lines: [{ description, amount: event.amount }],
+      gatewayRef: event.chargeRef ?? event.checkoutRef,
+    });
+  } else if (card_) {
+    // A first card becomes the one renewals charge.
+    await tx
+      .update(subscriptions)
+      .set({ default_payment_method_id: card_.id })
+      .where(
+        and(
+          eq(subscriptions.organization_id, checkout.organization_id),
+          eq(subscriptions.app_profile, ctx.config.appProfile),
+          isNull(subscriptions.default_payment_method_id),
+        ),
+      );
+  }
+  await tx
+    .update(checkouts)
+    .set({ status: 'COMPLETE', failure_message: null })
+    .where(eq(checkouts.id, checkout.id));
+}

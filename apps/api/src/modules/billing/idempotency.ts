@@ -1,0 +1,112 @@
+import crypto from 'node:crypto';
+import { ErrorCode, IDEMPOTENCY_HEADER, idempotencyKeySchema } from '@portolan/contract';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { idempotencyKeys } from '../../db/schema/index.ts';
+import { conflict, fieldError } from '../../lib/errors.ts';
+
+/**
+ * Paying calls take an Idempotency-Key: the first request with a key runs and its answer is
+ * stored; a replay (same key, same request) gets that answer back and runs nothing.
+ *
+ * Concurrency: the key row is inserted first, in a statement of its own (ON CONFLICT DO NOTHING),
+ * so exactly one request owns it. The others poll the row until the owner stores its answer
+ * (then replay it) and give up after IN_FLIGHT_WAIT_MS with a 409. Holding a row lock across
+ * `run` instead would need a transaction open around a gateway call, and on PGlite (one
+ * connection) every other query of `run` would wait behind it.
+ *
+ * Only successes are stored: when `run` throws, the key row is deleted so that a retry with the
+ * same key can succeed (nothing was charged by a call that failed before answering).
+ */
+
+const IN_FLIGHT_WAIT_MS = 10_000;
+const POLL_MS = 25;
+
+export interface IdempotencyScope {
+  organizationId: string;
+  userId: string;
+  key: string;
+  /** Method, route and a hash of what was asked: the same key for another request is a 409. */
+  fingerprint: string;
+}
+
+export interface StoredAnswer<T> {
+  status: number;
+  body: T;
+}
+
+/** The request's Idempotency-Key, or a 400 naming the header. */
+export function idempotencyKeyOf(request: FastifyRequest): string {
+  const raw = request.headers[IDEMPOTENCY_HEADER];
+  if (raw === undefined) throw fieldError('Idempotency-Key', 'This header is required.');
+  const parsed = idempotencyKeySchema.safeParse(Array.isArray(raw) ? raw.join(',') : raw);
+  if (!parsed.success)
+    throw fieldError('Idempotency-Key', parsed.error.issues[0]?.message ?? 'Not a valid key.');
+  return parsed.data;
+}
+
+/** What identifies a request for its key: method, route pattern, path parameters and body. */
+export function fingerprintOf(request: FastifyRequest): string {
+  const hash = crypto
+    .createHash('sha256')
+    .update(JSON.stringify([request.params ?? null, request.body ?? null]))
+    .digest('hex');
+  return `${request.method} ${request.routeOptions.url ?? ''} ${hash}`;
+}
+
+export async function withIdempotency<T>(
+  ctx: AppContext,
+  scope: IdempotencyScope,
+  run: () => Promise<StoredAnswer<T>>,
+): Promise<StoredAnswer<T>> {
+  const where = and(
+    eq(idempotencyKeys.organization_id, scope.organizationId),
+    eq(idempotencyKeys.user_id, scope.userId),
+    eq(idempotencyKeys.key, scope.key),
+  );
+  const [owned] = await ctx.db
+    .insert(idempotencyKeys)
+    .values({
+      organization_id: scope.organizationId,
+      user_id: scope.userId,
+      key: scope.key,
+      fingerprint: scope.fingerprint,
+    })
+    .onConflictDoNothing()
+    .returning({ id: idempotencyKeys.id });
+
+  if (owned) {
+    let answer: StoredAnswer<T>;
+    try {
+      answer = await run();
+    } catch (error) {
+      await ctx.db.delete(idempotencyKeys).where(eq(idempotencyKeys.id, owned.id));
+      throw error;
+    }
+    await ctx.db
+      .update(idempotencyKeys)
+      .set({ status_code: answer.status, response: answer.body })
+      .where(and(eq(idempotencyKeys.id, owned.id), isNull(idempotencyKeys.status_code)));
+    return answer;
+  }
+
+  const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
+  for (;;) {
+    const [row] = await ctx.db.select().from(idempotencyKeys).where(where);
+    // The owner failed and let the key go: this request may take it.
+    if (!row) return withIdempotency(ctx, scope, run);
+    if (row.fingerprint !== scope.fingerprint)
+      throw conflict(
+        ErrorCode.IDEMPOTENCY_MISMATCH,
+        'This Idempotency-Key was already used for another request. Use a new key.',
+      );
+    if (row.status_code !== null) return { status: row.status_code, body: row.response as T };
+    if (Date.now() > deadline)
+      throw conflict(
+        ErrorCode.IDEMPOTENCY_MISMATCH,
+        'A request with this Idempotency-Key is still being processed. Try again in a moment.',
+      );
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
