@@ -118,7 +118,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   // Stripe needs its keys; the sandbox needs nothing.
   if (e.PAYMENT_GATEWAY === 'stripe') {
-    const missing = (['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const).filter((name) => !e[name]);
+    const missing = (['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const).filter(
+      (name) => !e[name],
+    );
     if (missing.length)
       throw new ConfigError(
         `Invalid configuration:\n${missing.map((name) => `  ${name}: required when PAYMENT_GATEWAY=stripe`).join('\n')}`,

@@ -19,7 +19,9 @@ export function createGateway(
     case 'stripe': {
       const { stripeSecretKey, stripeWebhookSecret, stripeApiBase } = config.payments;
       if (!stripeSecretKey || !stripeWebhookSecret)
-        throw new Error('PAYMENT_GATEWAY=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.');
+        throw new Error(
+          'PAYMENT_GATEWAY=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.',
+        );
       return new StripeGateway({
         secretKey: stripeSecretKey,
         webhookSecret: stripeWebhookSecret,

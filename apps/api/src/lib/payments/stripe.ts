@@ -44,7 +44,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Stripe's card brands the portal has a logo for; any other reads as a generic card. */
 export function brandFromStripe(brand: string | null | undefined): CardBrand {
-  return (CARD_BRANDS as readonly string[]).includes(brand ?? '') ? (brand as CardBrand) : 'unknown';
+  return (CARD_BRANDS as readonly string[]).includes(brand ?? '')
+    ? (brand as CardBrand)
+    : 'unknown';
 }
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
@@ -168,7 +170,9 @@ export class StripeGateway implements PaymentGateway {
       );
     } catch (error) {
       if (error instanceof Stripe.errors.StripeCardError)
-        return failure(error.decline_code === 'insufficient_funds' ? 'insufficient_funds' : 'declined');
+        return failure(
+          error.decline_code === 'insufficient_funds' ? 'insufficient_funds' : 'declined',
+        );
       return failure('error');
     }
   }

@@ -161,18 +161,26 @@ async function completeCheckout(
       lines: [{ description, amount: event.amount }],
       gatewayRef: event.chargeRef ?? event.checkoutRef,
     });
-  } else if (card_) {
+  } else {
+    const ofOrganization = and(
+      eq(subscriptions.organization_id, checkout.organization_id),
+      eq(subscriptions.app_profile, ctx.config.appProfile),
+    );
     // A first card becomes the one renewals charge.
-    await tx
-      .update(subscriptions)
-      .set({ default_payment_method_id: card_.id })
-      .where(
-        and(
-          eq(subscriptions.organization_id, checkout.organization_id),
-          eq(subscriptions.app_profile, ctx.config.appProfile),
-          isNull(subscriptions.default_payment_method_id),
-        ),
-      );
+    if (card_) {
+      await tx
+        .update(subscriptions)
+        .set({ default_payment_method_id: card_.id })
+        .where(and(ofOrganization, isNull(subscriptions.default_payment_method_id)));
+    }
+    // The gateway's customer made for this card (Stripe) is the organization's from now on, so a
+    // later checkout reuses it instead of making another.
+    if (event.customerRef !== null) {
+      await tx
+        .update(subscriptions)
+        .set({ gateway_customer_ref: event.customerRef })
+        .where(and(ofOrganization, isNull(subscriptions.gateway_customer_ref)));
+    }
   }
   await tx
     .update(checkouts)
