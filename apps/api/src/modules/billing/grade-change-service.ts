@@ -2,13 +2,12 @@ import {
   compareResources,
   ErrorCode,
   prorate,
-  type AppProfile,
   type GradeChange,
   type GradeChangePreview,
   type PlanChoice,
   type Subscription,
 } from '@portolan/contract';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { subscriptions } from '../../db/schema/index.ts';
