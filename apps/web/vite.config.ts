@@ -64,6 +64,10 @@ const SHARED_CHUNK = 'shared';
 const SETTINGS_MODULES =
   /[\\/](?:apps[\\/]web[\\/]src[\\/](?:lib[\\/](?:member[^\\/]*|invite-form|list-filters|list-skeleton|all-pages|permission-paths|dates)\.tsx?|features[\\/]permissions[\\/])|packages[\\/]contract[\\/]src[\\/](?:member-rules|permissions|permission-resolution)\.ts)/;
 
+/** The billing feature and the contract's billing rules (the gate and the billing pages). */
+const BILLING_MODULES =
+  /[\\/](?:apps[\\/]web[\\/]src[\\/]features[\\/]billing[\\/]|packages[\\/]contract[\\/]src[\\/]billing\.ts)/;
+
 /**
  * Every page needs the shared chunk, so index.html names it as a modulepreload: it downloads
  * beside the entry script instead of after it, and the first page then waits only for its own
@@ -154,6 +158,15 @@ export default defineConfig({
               test: SETTINGS_MODULES,
               minShareCount: 2,
               priority: 1.5,
+              includeDependenciesRecursively: false,
+            },
+            // What the billing pages and the subscription gate share stays off the first load:
+            // it comes with the gate, on the first signed-in page.
+            {
+              name: 'billing',
+              test: BILLING_MODULES,
+              minShareCount: 2,
+              priority: 1.6,
               includeDependenciesRecursively: false,
             },
             { name: SHARED_CHUNK, minShareCount: 2, priority: 1 },

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { billingRoutes, subscriptionGateRoute } from '../features/billing/routes';
 import { invitationRoutes } from '../features/invitations/routes';
 import { moduleRoutes } from '../features/modules/routes';
 import { organizationSettingsRoutes } from '../features/organization-settings/routes';
@@ -147,27 +148,34 @@ export const routes: RouteObject[] = [
             lazy: appLayout,
             handle: handle({ crumb: 'Home' }),
             children: [
-              { path: 'ps/dashboard', ...dashboard },
-              { path: 'ps/:client_id/dashboard', ...dashboard },
-              {
-                path: 'ps/profile',
-                handle: handle({ title: 'My Settings', crumb: 'My Settings', name: 'ps-profile' }),
-                lazy: lazyPage(() =>
-                  import('../features/profile/pages/ProfilePage').then((m) => m.ProfilePage),
-                ),
-              },
-              ...moduleRoutes(lazyPage),
-              ...organizationRoutes(lazyPage),
-              // The permission pages sit inside the settings' routes (their tabs, breadcrumbs).
-              ...organizationSettingsRoutes(lazyPage, {
-                settings: rulesAndRolesRoutes(lazyPage, 'Org'),
-                clientAccess: [clientAccessPermissionsRoute(lazyPage)],
-              }),
-              ...workspaceSettingsRoutes(lazyPage, {
-                settings: rulesAndRolesRoutes(lazyPage, 'Client'),
-                userList: [workspaceMemberPermissionsRoute(lazyPage)],
-              }),
-              ...userPermissionsRoutes(lazyPage),
+              // The subscription gate (spec §4), a pathless route around every signed-in page.
+              subscriptionGateRoute(lazyPage, [
+                { path: 'ps/dashboard', ...dashboard },
+                { path: 'ps/:client_id/dashboard', ...dashboard },
+                {
+                  path: 'ps/profile',
+                  handle: handle({
+                    title: 'My Settings',
+                    crumb: 'My Settings',
+                    name: 'ps-profile',
+                  }),
+                  lazy: lazyPage(() =>
+                    import('../features/profile/pages/ProfilePage').then((m) => m.ProfilePage),
+                  ),
+                },
+                ...moduleRoutes(lazyPage),
+                ...organizationRoutes(lazyPage),
+                // The permission pages sit inside the settings' routes (their tabs, breadcrumbs).
+                ...organizationSettingsRoutes(lazyPage, {
+                  settings: [...rulesAndRolesRoutes(lazyPage, 'Org'), ...billingRoutes(lazyPage)],
+                  clientAccess: [clientAccessPermissionsRoute(lazyPage)],
+                }),
+                ...workspaceSettingsRoutes(lazyPage, {
+                  settings: rulesAndRolesRoutes(lazyPage, 'Client'),
+                  userList: [workspaceMemberPermissionsRoute(lazyPage)],
+                }),
+                ...userPermissionsRoutes(lazyPage),
+              ]),
             ],
           },
         ],

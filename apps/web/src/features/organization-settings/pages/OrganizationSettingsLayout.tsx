@@ -3,11 +3,13 @@ import { can } from '@portolan/contract';
 import {
   IconActivity,
   IconBuilding,
+  IconReceipt2,
   IconLayoutGrid,
   IconUserShare,
   IconUsers,
 } from '@tabler/icons-react';
 import { Outlet } from 'react-router';
+import { usePublicConfig } from '../../../lib/config';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { rulesAndRolesTabs, SettingsNav, type SettingsTab } from '../../../lib/settings-layout';
 import { useOrganization } from '../api/org-settings-api';
@@ -19,6 +21,7 @@ import { useOrganization } from '../api/org-settings-api';
  */
 export function OrganizationSettingsLayout() {
   const { orgId, query, role } = useOrganization();
+  const billingOn = usePublicConfig().data?.features.billing === true;
   const base = `/ps/organization-settings/${encodeURIComponent(orgId)}`;
   const tabs: SettingsTab[] = [
     { to: `${base}/detail`, label: 'Information', icon: IconBuilding, shown: true },
@@ -45,6 +48,13 @@ export function OrganizationSettingsLayout() {
       ...tab,
       shown: can({ orgRole: role }, 'organization.roles.read'),
     })),
+    // The billing pages (app/router.tsx places them under billing/), when the build sells plans.
+    {
+      to: `${base}/billing`,
+      label: 'Billing',
+      icon: IconReceipt2,
+      shown: billingOn && can({ orgRole: role }, 'organization.billing'),
+    },
   ].filter((t) => t.shown);
 
   return (

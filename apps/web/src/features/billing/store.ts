@@ -1,0 +1,70 @@
+import {
+  registerPlanOf,
+  type OrganizationSubscription,
+  type Plan,
+  type PlanType,
+} from '@portolan/contract';
+import { create } from 'zustand';
+
+/**
+ * The billing store of spec §4 (not persisted: every tab checks afresh). TanStack Query does the
+ * fetching; this holds what the gate and the register flow need between pages: whether the first
+ * subscription check has happened, whether polling stopped after a failure, the plan chosen on
+ * /register?plan=, and the latest lists with their loading flags.
+ */
+export interface BillingState {
+  /** The 3 s wait before the first subscription fetch is over (spec §4, §9). */
+  subscriptionsDelayDone: boolean;
+  /** The subscriptions have been read at least once in this tab: the gate may decide. */
+  subscriptionsChecked: boolean;
+  /** A subscription fetch failed: no more polling until the page is reloaded (spec §4, §8). */
+  pollingStopped: boolean;
+  /** STANDARD, PROFESSIONAL, BUSINESS, CUSTOM from /register?plan=, or null. */
+  registerPlan: PlanType | null;
+  subscriptions: OrganizationSubscription[];
+  subscriptionsLoading: boolean;
+  /** Minor units; the balance calls come with the fund packages (not in this build yet). */
+  balance: number | null;
+  balanceLoading: boolean;
+  planConfigs: Plan[];
+  planConfigsLoading: boolean;
+
+  setRegisterPlan: (value: string | null | undefined) => void;
+  markDelayDone: () => void;
+  setSubscriptions: (list: OrganizationSubscription[]) => void;
+  setSubscriptionsLoading: (loading: boolean) => void;
+  stopPolling: () => void;
+  setBalance: (balance: number | null) => void;
+  setBalanceLoading: (loading: boolean) => void;
+  setPlanConfigs: (plans: Plan[]) => void;
+  setPlanConfigsLoading: (loading: boolean) => void;
+  reset: () => void;
+}
+
+const initial = {
+  subscriptionsDelayDone: false,
+  subscriptionsChecked: false,
+  pollingStopped: false,
+  registerPlan: null,
+  subscriptions: [],
+  subscriptionsLoading: false,
+  balance: null,
+  balanceLoading: false,
+  planConfigs: [],
+  planConfigsLoading: false,
+} satisfies Partial<BillingState>;
+
+export const useBillingStore = create<BillingState>()((set) => ({
+  ...initial,
+  // Anything but the four plan types (a typo, an old link) is dropped, not kept half-valid.
+  setRegisterPlan: (value) => set({ registerPlan: registerPlanOf(value) }),
+  markDelayDone: () => set({ subscriptionsDelayDone: true }),
+  setSubscriptions: (subscriptions) => set({ subscriptions, subscriptionsChecked: true }),
+  setSubscriptionsLoading: (subscriptionsLoading) => set({ subscriptionsLoading }),
+  stopPolling: () => set({ pollingStopped: true, subscriptionsLoading: false }),
+  setBalance: (balance) => set({ balance }),
+  setBalanceLoading: (balanceLoading) => set({ balanceLoading }),
+  setPlanConfigs: (planConfigs) => set({ planConfigs }),
+  setPlanConfigsLoading: (planConfigsLoading) => set({ planConfigsLoading }),
+  reset: () => set(initial),
+}));
