@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ada, apiError, json, mockApi, publicConfig, type Reply } from '../../test/api-mock';
 import { renderApp, signIn } from '../../test/render-app';
 import { ORG_ID, organization } from '../../test/tenant-fixtures';
-import { useBillingStore } from './store';
+import { useBillingStore } from '../../lib/billing-store';
 import { BILLING, entry, ORG, SUBS, subscription, subsPage } from './test-fixtures';
 
 const DETAIL = `/ps/organization-settings/${ORG_ID}/detail`;

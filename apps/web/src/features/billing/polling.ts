@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { toast } from '../../lib/toasts';
 import { subscriptionsQueryOptions } from './api/subscriptions-api';
-import { useBillingStore } from './store';
+import { useBillingStore } from '../../lib/billing-store';
 
 /**
  * The background subscription check of spec §4: the first call waits BILLING_FETCH_DELAY_MS (the

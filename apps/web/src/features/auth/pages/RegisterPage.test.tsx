@@ -3,6 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { useAuthStore } from '../../../lib/auth-store';
+import { useBillingStore } from '../../../lib/billing-store';
 import { ada, apiError, json, mockApi, publicConfig } from '../../../test/api-mock';
 import { renderApp } from '../../../test/render-app';
 import { ACTIVATION_STORAGE_KEY } from '../api/activation-storage';
@@ -38,6 +39,18 @@ function savePending() {
 }
 
 describe('RegisterPage', () => {
+  it('keeps the plan of /register?plan= only when it is one of the four types (spec §4)', async () => {
+    mockApi({ 'GET /v1/config': json(publicConfig) });
+    useBillingStore.getState().reset();
+    const first = renderApp('/register?plan=BUSINESS');
+    await screen.findByRole('textbox', { name: 'E-mail' });
+    expect(useBillingStore.getState().registerPlan).toBe('BUSINESS');
+    first.unmount();
+    renderApp('/register?plan=PLATINUM');
+    await screen.findByRole('textbox', { name: 'E-mail' });
+    expect(useBillingStore.getState().registerPlan).toBeNull();
+  });
+
   it('registers, then asks for the code sent to the e-mail', async () => {
     const mock = mockApi({
       'GET /v1/config': json(publicConfig),

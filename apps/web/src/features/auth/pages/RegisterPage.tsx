@@ -1,8 +1,9 @@
 import { Anchor, Button, Center, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { useBillingStore } from '../../../lib/billing-store';
 import { ErrorCode } from '../../../lib/error-codes';
 import { NewPasswordFields, PersonNameFields } from '../../../lib/account-fields';
 import { ApiError, errorMessage, loadFailureReason } from '../../../lib/api';
@@ -135,6 +136,11 @@ export function RegisterPage() {
   const [params] = useSearchParams();
   const pathQuery = params.get('path');
   const config = usePublicConfig();
+  // Spec §4: the plan of /register?plan= is kept (only the four types) for the plans page.
+  const planQuery = params.get('plan');
+  useEffect(() => {
+    if (planQuery !== null) useBillingStore.getState().setRegisterPlan(planQuery);
+  }, [planQuery]);
 
   if (pending) return <ActivationStep pending={pending} onRestart={() => setPending(null)} />;
 

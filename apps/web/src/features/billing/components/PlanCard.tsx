@@ -18,6 +18,7 @@ export function PlanCard({
   plan,
   action,
   supportEmail,
+  chosenAtSignUp = false,
   busy,
   onSubscribe,
   onChange,
@@ -25,6 +26,8 @@ export function PlanCard({
   plan: Plan;
   action: PlanAction;
   supportEmail: string | undefined;
+  /** The plan of /register?plan= (spec §4's register plan). */
+  chosenAtSignUp?: boolean;
   busy: boolean;
   onSubscribe: (plan: Plan) => void;
   onChange: (plan: Plan) => void;
@@ -45,10 +48,16 @@ export function PlanCard({
           <Title order={3} fz="h4" id={titleId}>
             {plan.name}
           </Title>
-          {current && (
+          {current ? (
             <Badge variant="light" color="ocean">
               {action.kind === 'subscribe' ? 'Current plan (trial)' : 'Current plan'}
             </Badge>
+          ) : (
+            chosenAtSignUp && (
+              <Badge variant="light" color="teal">
+                Chosen at sign-up
+              </Badge>
+            )
           )}
         </Group>
         <Text fz="xl" fw={700}>

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { useBillingStore } from '../../../lib/billing-store';
 import { apiError, json, mockApi } from '../../../test/api-mock';
 import { renderApp, signIn } from '../../../test/render-app';
 import { ORG_ID } from '../../../test/tenant-fixtures';
@@ -34,6 +35,18 @@ describe('Billing plans', () => {
         .getAllByRole('link')
         .map((l) => l.textContent),
     ).toEqual(['Plans']);
+  });
+
+  it('marks the plan chosen on /register?plan= (the register plan of spec §4)', async () => {
+    mockApi(billingHandlers(null));
+    signIn();
+    useBillingStore.getState().setRegisterPlan('BUSINESS');
+    renderApp(`${BILLING}/plans`);
+    const region = await plansRegion();
+    const business = await within(region).findByRole('article', { name: 'Business' });
+    expect(within(business).getByText('Chosen at sign-up')).toBeVisible();
+    expect(within(region).getAllByText('Chosen at sign-up')).toHaveLength(1);
+    useBillingStore.getState().reset();
   });
 
   it('a trial: Subscribe everywhere, the trial plan marked', async () => {

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { errorMessage } from '../../../lib/api';
+import { useBillingStore } from '../../../lib/billing-store';
 import { usePublicConfig } from '../../../lib/config';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { toast } from '../../../lib/toasts';
@@ -27,6 +28,7 @@ export function PlansPage() {
   const plans = useQuery(planConfigsQueryOptions());
   const { entry } = useOrganizationSubscription(orgId);
   const config = usePublicConfig();
+  const registerPlan = useBillingStore((s) => s.registerPlan);
   const subscribe = useSubscribeCheckout(orgId);
   const [view, setView] = useState<View>('cards');
   const [changing, setChanging] = useState<{ plan: Plan; kind: 'upgrade' | 'downgrade' } | null>(
@@ -79,6 +81,7 @@ export function PlansPage() {
                 plan={plan}
                 action={action}
                 supportEmail={config.data?.support_email}
+                chosenAtSignUp={plan.type === registerPlan}
                 busy={subscribe.isPending && subscribe.variables === plan.type}
                 onSubscribe={onSubscribe}
                 onChange={(p) =>
