@@ -59,6 +59,16 @@ if (seeded.status !== 0) {
   process.stderr.write(`The demo seed failed:\n${seeded.stdout}${seeded.stderr}`);
   process.exit(1);
 }
+// Then an organization whose subscription has lapsed (support/seed-lapsed.ts), for the gate.
+const lapsed = spawnSync(process.execPath, [path.join(ROOT, 'e2e/support/seed-lapsed.ts')], {
+  cwd: ROOT,
+  env,
+  encoding: 'utf8',
+});
+if (lapsed.status !== 0) {
+  process.stderr.write(`The lapsed seed failed:\n${lapsed.stdout}${lapsed.stderr}`);
+  process.exit(1);
+}
 
 const log = createWriteStream(run.serverLog, { flags: 'a' });
 // Its own process group: it gets exactly one SIGTERM, from us, when Playwright stops us.

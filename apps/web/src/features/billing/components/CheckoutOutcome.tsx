@@ -64,8 +64,9 @@ export function CheckoutOutcome({ orgId }: { orgId: string }) {
         data-testid="checkout-failed"
       >
         <Group justify="space-between" wrap="nowrap" align="flex-start">
+          {/* The gateway's reason already says what to do (CHARGE_FAILURE_MESSAGES of the API). */}
           <Text size="sm">
-            {checkout.failure_message ?? 'The card was declined.'} Please try another card.
+            {checkout.failure_message ?? 'The card was declined. Please try another card.'}
           </Text>
           {closer}
         </Group>

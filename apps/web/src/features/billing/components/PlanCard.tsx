@@ -54,7 +54,7 @@ export function PlanCard({
             </Badge>
           ) : (
             chosenAtSignUp && (
-              <Badge variant="light" color="teal">
+              <Badge variant="light" color="teal" c="dark.7">
                 Chosen at sign-up
               </Badge>
             )

@@ -106,7 +106,7 @@ export function CardsPage() {
                       </Text>
                     </Stack>
                     {isDefault && (
-                      <Badge variant="light" color="teal">
+                      <Badge variant="light" color="teal" c="dark.7">
                         Default
                       </Badge>
                     )}
@@ -126,6 +126,8 @@ export function CardsPage() {
                     <Button
                       variant="subtle"
                       color="red.9"
+                      // The subtle variant paints its label a lighter red than asked: too pale on white.
+                      c="red.9"
                       size="xs"
                       aria-label={`Remove ${name}`}
                       loading={remove.isPending && remove.variables === card.id}

@@ -64,7 +64,7 @@ export function PlansPage() {
       {plans.isError ? (
         <QueryRetryAlert title="The plans could not be loaded" query={plans} />
       ) : !plans.data ? (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} aria-busy="true" aria-label="Loading plans">
+        <SimpleGrid cols={{ base: 1, sm: 2, xl: 4 }} aria-busy="true" aria-label="Loading plans">
           {[0, 1, 2, 3].map((i) => (
             <Skeleton key={i} height={280} radius="md" />
           ))}
@@ -72,7 +72,8 @@ export function PlansPage() {
       ) : view === 'compare' ? (
         <PlanComparison plans={plans.data} currentType={subscription?.plan.type} />
       ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+        // Four columns only when each is wide enough for "Subscribe to Professional" in one line.
+        <SimpleGrid cols={{ base: 1, sm: 2, xl: 4 }}>
           {plans.data.map((plan) => {
             const action = planAction(plan, subscription, plans.data);
             return (

@@ -102,7 +102,7 @@ export function SubscriptionPage() {
               <Title order={3} fz="h4">
                 {s.plan.name} plan
               </Title>
-              <Badge color={status.color} variant="light">
+              <Badge color={status.color} variant="light" c="dark.7">
                 {status.label}
               </Badge>
             </Group>
