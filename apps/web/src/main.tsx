@@ -8,6 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/providers';
 import { createAppRouter } from './app/router';
+import { prefetchFirstScreen } from './lib/prefetch';
 import { startSession } from './lib/session';
 import { showNewerVersionToast } from './lib/toasts';
 
@@ -16,6 +17,7 @@ window.addEventListener('vite:preloadError', () => showNewerVersionToast());
 
 startSession();
 const router = createAppRouter();
+prefetchFirstScreen();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The #root element is missing from index.html.');
