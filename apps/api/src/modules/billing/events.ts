@@ -6,6 +6,7 @@ import { checkouts, gatewayEvents, paymentMethods, subscriptions } from '../../d
 import { badRequest } from '../../lib/errors.ts';
 import type { GatewayEvent } from '../../lib/payments/gateway.ts';
 import { recordInvoice } from './invoices.ts';
+import { addPeriod } from './renewal.ts';
 import { findPlanById } from './subscription-repo.ts';
 import type { CheckoutRow } from './checkout-service.ts';
 
@@ -33,20 +34,6 @@ export async function receiveGatewayEvent(
   }
   if (!event) return 'ignored';
   return handleGatewayEvent(ctx, event);
-}
-
-/** Adds one period to a date, keeping the day where the month has it (Jan 31 → Feb 28). */
-export function addPeriod(from: Date, period: 'month' | 'year'): Date {
-  const months = period === 'year' ? 12 : 1;
-  const target = new Date(from);
-  const day = target.getUTCDate();
-  target.setUTCDate(1);
-  target.setUTCMonth(target.getUTCMonth() + months);
-  const lastDay = new Date(
-    Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0),
-  ).getUTCDate();
-  target.setUTCDate(Math.min(day, lastDay));
-  return target;
 }
 
 export async function handleGatewayEvent(
