@@ -75,3 +75,27 @@ export async function apiToken(
   expect(login.ok(), await login.text()).toBe(true);
   return ((await login.json()) as { token: string }).token;
 }
+
+/**
+ * Subscribes the scene's organization to a plan through the API and the sandbox's hosted page
+ * (the form posted as a browser would, with the card that succeeds): for journeys that need more
+ * than the trial's limits.
+ */
+export async function subscribeThroughApi(
+  request: APIRequestContext,
+  scene: Scene,
+  plan: 'STANDARD' | 'PROFESSIONAL' | 'BUSINESS',
+) {
+  const checkout = await request.post(`/v1/organizations/${scene.orgId}/checkout/`, {
+    headers: { ...authOf(scene), 'Idempotency-Key': crypto.randomUUID() },
+    data: { plan },
+  });
+  expect(checkout.status(), await checkout.text()).toBe(201);
+  const { url } = (await checkout.json()) as { url: string };
+  const paid = await request.post(url, {
+    form: { number: CARDS.ok, expiry: EXPIRY, cvc: '123', name: 'Olivia Owner', action: 'pay' },
+    maxRedirects: 0,
+  });
+  expect(paid.status(), await paid.text()).toBe(303);
+  expect((await subscriptionOf(request, scene))?.plan.type).toBe(plan);
+}

@@ -7,6 +7,7 @@ import { createActiveUser } from '../support/accounts.ts';
 import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from '../support/fixtures.ts';
 import { authOf, invitationLink, ownerScene, type Scene } from '../support/scenes.ts';
 import { signIn } from '../support/session.ts';
+import { subscribeThroughApi } from '../support/billing.ts';
 
 async function invite(
   request: APIRequestContext,
@@ -125,7 +126,9 @@ test('with the push stream down the bell polls every 60 s; Load more shows 10 mo
   await signIn(page, invitee);
   await expect(bell(page)).toHaveAccessibleName('Notifications');
 
-  // Eleven invitations: one to the organization and one to each of ten new workspaces.
+  // Eleven invitations: one to the organization and one to each of ten new workspaces (more than
+  // the trial's three: the organization subscribes to Business first).
+  await subscribeThroughApi(request, scene, 'BUSINESS');
   await invite(request, scene, { organization: true }, invitee.email);
   for (let i = 0; i < 10; i += 1) {
     const ws = await request.post(`/v1/organizations/${scene.orgId}/clients/`, {

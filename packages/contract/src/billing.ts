@@ -3,7 +3,7 @@
  * counts as active, whether there is room for one more, and the comparison a plan change shows.
  * Zod-free, so the web app's gate and buttons use the same answers as the server.
  */
-import type { CARD_BRANDS} from './constants.ts';
+import type { CARD_BRANDS } from './constants.ts';
 import { PLAN_TYPES, type PlanType } from './constants.ts';
 
 /** The limits a plan gives an organization (spec §3); -1 or null means unlimited. */
