@@ -97,13 +97,12 @@ describe('unsubscription', () => {
     expect(none.json().code).toBe(ErrorCode.NOT_SUBSCRIBED);
   });
 
-  it('two at once: one 200, one 409', async () => {
+  it('fifty at once: one 200, 49 × 409', async () => {
     const sub = await standard(s.people.OWNER.id);
-    const answers = await Promise.all([
-      s.send('GET', url(s.orgId), s.people.OWNER),
-      s.send('GET', url(s.orgId), s.people.OWNER),
-    ]);
-    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => s.send('GET', url(s.orgId), s.people.OWNER)),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, ...Array(49).fill(409)]);
     expect(answers.find((r) => r.statusCode === 409)!.json().code).toBe(ErrorCode.ALREADY_CANCELED);
     expect((await read(sub.id)).cancel_at_period_end).toBe(true);
   });
