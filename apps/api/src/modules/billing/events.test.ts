@@ -245,8 +245,13 @@ describe('gateway events and the sandbox page', () => {
     const scan = (where: string, text: string) => {
       // The sandbox's random hex tokens are not numbers anyone typed.
       const plain = text.replace(/\b(cs|pm|ch|evt)_sandbox_[a-z_]*[0-9a-f]+/g, '');
-      for (const run of plain.match(/\d{13,19}/g) ?? [])
+      // A card number as someone would write it: 13 to 19 digits, maybe in groups split by
+      // spaces, standing on its own. Digits inside a longer token (a hex hash, a UUID's group)
+      // are not a number anyone typed: a SHA-256 fingerprint once held a Luhn-valid run.
+      for (const match of plain.match(/(?<![0-9A-Za-z])\d(?: ?\d){12,18}(?![0-9A-Za-z])/g) ?? []) {
+        const run = match.replace(/ /g, '');
         if (passesLuhn(run) && !/^0+$/.test(run)) found.push(`${where}: ${run}`);
+      }
     };
     for (const { table_name, column_name } of list) {
       const result = (await t.ctx.db.execute(
