@@ -6,38 +6,13 @@
 // sequential requests (p50/p95 in milliseconds) and, for the organization list, requests under
 // concurrency (p50/p95 and requests per second). Numbers, not pass/fail: performance targets
 // live here, not in timed tests.
-import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { API_DIR, SERVER_ENTRY } from './lib/paths.ts';
+import { benchCli, withBenchServer } from './lib/bench.ts';
 
-const BENCH_CLI = path.join(API_DIR, 'src', 'seed', 'bench-cli.ts');
 const ORGANIZATIONS = 250;
 const WORKSPACES = 10;
 const CONCURRENCY = 10;
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-
-/** Runs the bench CLI of the API and returns the JSON of its last line of output. */
-function cli<T>(args: string[], env: NodeJS.ProcessEnv = process.env): T {
-  const out = execFileSync(process.execPath, [BENCH_CLI, ...args], {
-    env,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const last = out.trim().split('\n').at(-1);
-  return (last ? JSON.parse(last) : undefined) as T;
-}
 
 const fmt = (ms: number) => ms.toFixed(1).padStart(6);
 function percentiles(samples: number[]) {
@@ -167,52 +142,14 @@ async function organizationList(base: string, tenant: { email: string; password:
 }
 
 async function bench(engine: 'pglite' | 'postgres', adminUrl?: string) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portolan-bench-'));
-  const database =
-    engine === 'postgres'
-      ? cli<{ name: string; url: string }>(['create-database', adminUrl!])
-      : undefined;
-  const env = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    DATABASE_URL: database?.url ?? '',
-    LOG_LEVEL: 'warn',
-    SMTP_URL: '',
-    BENCH_ORGANIZATIONS: String(ORGANIZATIONS),
-    BENCH_WORKSPACES: String(WORKSPACES),
-  };
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  let server: ReturnType<typeof spawn> | undefined;
-  try {
-    console.log(`\n${engine === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)'}`);
-    const seeded = performance.now();
-    const tenant = cli<{ email: string; password: string }>(['seed'], env);
-    console.log(`  (seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s)`);
-    server = spawn(process.execPath, [SERVER_ENTRY], {
-      env: { ...env, PORT: String(port) },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    for (let i = 0; ; i++) {
-      const up = await fetch(`${base}/v1/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (up) break;
-      if (i > 200) throw new Error('the server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await accountPaths(base, dataDir);
-    await organizationList(base, tenant);
-  } finally {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((r) => server!.on('exit', r));
-      server.kill('SIGTERM');
-      await exited;
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (database) cli(['drop-database', adminUrl!, database.name]);
-  }
+  await withBenchServer(engine, adminUrl, {
+    env: { BENCH_ORGANIZATIONS: String(ORGANIZATIONS), BENCH_WORKSPACES: String(WORKSPACES) },
+    seed: (env) => benchCli<{ email: string; password: string }>(['seed'], env),
+    run: async ({ base, dataDir, seeded }) => {
+      await accountPaths(base, dataDir);
+      await organizationList(base, seeded);
+    },
+  });
 }
 
 await bench('pglite');

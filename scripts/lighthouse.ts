@@ -13,11 +13,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
+import { freePort } from './lib/bench.ts';
 import { API_DIR, ROOT, SERVER_ENTRY, WEB_DIR } from './lib/paths.ts';
 import { ensureWebBuild } from './lib/web-build.ts';
 
@@ -31,16 +31,6 @@ const DEMO = { email: 'owner@portolan.demo', password: 'Portolan demo owner 2026
 const TARGET = 90;
 
 const log = (line: string) => console.log(`[lighthouse] ${line}`);
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 
 /** The raw bytes of an answer as sent (no decompression), with its Content-Encoding. */
 function rawGet(url: string, acceptEncoding: string) {

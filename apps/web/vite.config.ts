@@ -60,13 +60,21 @@ function precompress(): Plugin {
 
 /** The chunk of code that the pages share (see `codeSplitting` below). */
 const SHARED_CHUNK = 'shared';
-/** The web lib files and contract rules that only the member and permission pages use. */
+/**
+ * The web lib files and contract rules that only the member and permission pages use. Nothing
+ * the shared chunk imports may match (lib/members.ts, lib/permission-paths.ts and the contract's
+ * member and permission rules are used by the settings layout and the members API hooks): the
+ * shared chunk would import this one and every page, the dashboard too, would load it.
+ * `sharedChunkStandsAlone` fails the build when that happens.
+ */
 const SETTINGS_MODULES =
-  /[\\/](?:apps[\\/]web[\\/]src[\\/](?:lib[\\/](?:member[^\\/]*|invite-form|list-filters|list-skeleton|all-pages|permission-paths|dates)\.tsx?|features[\\/]permissions[\\/])|packages[\\/]contract[\\/]src[\\/](?:member-rules|permissions|permission-resolution)\.ts)/;
+  /[\\/](?:apps[\\/]web[\\/]src[\\/](?:lib[\\/](?:member-[^\\/]*|invite-form|list-filters|list-skeleton|all-pages|dates|data-export[^\\/]*)\.tsx?|features[\\/]permissions[\\/])|packages[\\/]contract[\\/]src[\\/]permission-resolution\.ts)/;
 
-/** The billing feature and the contract's billing rules (the gate and the billing pages). */
-const BILLING_MODULES =
-  /[\\/](?:apps[\\/]web[\\/]src[\\/]features[\\/]billing[\\/]|packages[\\/]contract[\\/]src[\\/]billing\.ts)/;
+/**
+ * The billing feature (the gate and the billing pages). Not the contract's billing rules: the
+ * register page's plan choice (lib/billing-store.ts) uses them, so they are shared.
+ */
+const BILLING_MODULES = /[\\/]apps[\\/]web[\\/]src[\\/]features[\\/]billing[\\/]/;
 
 /**
  * Every page needs the shared chunk, so index.html names it as a modulepreload: it downloads
@@ -101,6 +109,32 @@ function preloadSharedChunk(): Plugin {
 }
 
 /**
+ * The build fails when the shared chunk (loaded by every page) imports the settings or billing
+ * chunk: a module matched by SETTINGS_MODULES or BILLING_MODULES that shared code uses. The
+ * dashboard then loads the member pages' code (it did, 10 KB, until this check).
+ */
+function sharedChunkStandsAlone(): Plugin {
+  return {
+    name: 'portolan:shared-chunk-stands-alone',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const shared = chunks.find((c) => c.name === SHARED_CHUNK && !c.isEntry);
+      const grouped = chunks.filter((c) => c.name === 'settings' || c.name === 'billing');
+      for (const group of grouped) {
+        if (!shared?.imports.includes(group.fileName)) continue;
+        const used = Object.keys(group.modules).filter((id) =>
+          this.getModuleInfo(id)?.importers.some((i) => shared.modules[i]),
+        );
+        this.error(
+          `The shared chunk imports the ${group.name} chunk, so every page loads it. Modules of ${group.name} that shared code imports: ${used.join(', ') || '(see the importers of its modules)'}`,
+        );
+      }
+    },
+  };
+}
+
+/**
  * The build fails when zod reaches a bundle: the web app may use only the contract's zod-free
  * modules (constants, rules, types). A value imported from a module that also defines schemas
  * brings zod (about 100 KB) along, which happened once through the notification constants.
@@ -129,7 +163,13 @@ function noZodInBundle(): Plugin {
 export default defineConfig({
   // The API serves dist/ with an SPA fallback, so assets must resolve from the site root.
   base: '/',
-  plugins: [react(), preloadSharedChunk(), noZodInBundle(), precompress()],
+  plugins: [
+    react(),
+    preloadSharedChunk(),
+    noZodInBundle(),
+    sharedChunkStandsAlone(),
+    precompress(),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,19 +1,10 @@
 // Accounts made through the HTTP API, for tests that are not about registration itself.
-import { randomInt } from 'node:crypto';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { extractCode, type Mailbox } from './mailbox.ts';
 import type { NewUser } from './pages.ts';
-import { strongPassword, uniqueEmail } from './fixtures.ts';
+import { clientAddress, strongPassword, uniqueEmail } from './fixtures.ts';
 
-/**
- * The server allows 20 registrations per client address in 15 minutes (a rule of its own, tested
- * in the API suite). The browser tests make far more accounts than that through the API, so each
- * one comes from an address of its own: the test server trusts X-Forwarded-For (TRUST_PROXY, as
- * behind a real proxy) and each registration names a different documentation address.
- */
-export function clientAddress(): string {
-  return `198.18.${randomInt(0, 256)}.${randomInt(1, 255)}`;
-}
+export { clientAddress };
 
 /** Register and activate a new user (the code read from the captured e-mail). */
 export async function createActiveUser(

@@ -10,7 +10,9 @@ import path from 'node:path';
 import { ROOT, SERVER_ENTRY } from '../../scripts/lib/paths.ts';
 import { exitCodeOf } from '../../scripts/lib/proc.ts';
 import { ensureWebBuild } from '../../scripts/lib/web-build.ts';
+import { startRunCredentialFake } from './credential-fake.ts';
 import { GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET } from './google.ts';
+import { E2E_SUPPORT_EMAIL } from './support-email.ts';
 import { currentRun } from './run.ts';
 
 const run = currentRun();
@@ -22,11 +24,14 @@ if (!process.env.E2E_SKIP_WEB_BUILD && !(await ensureWebBuild((line) => console.
   process.exit(1);
 }
 
+// The marketplace-seller credential checker's fake (support/credential-fake.ts), in this process.
+const credentialFake = await startRunCredentialFake(run);
+
 const env: NodeJS.ProcessEnv = { ...process.env };
 // Nothing of the developer's own configuration leaks in; E2E_DATABASE_URL opts into PostgreSQL.
 for (const key of Object.keys(env)) {
   if (
-    /^(PORT|HOST|PUBLIC_URL|DATA_DIR|DATABASE_URL|SMTP_URL|MAIL_FROM|JWT_SECRET|TRUST_PROXY|GOOGLE_.*|FEATURE_.*)$/.test(
+    /^(PORT|HOST|PUBLIC_URL|DATA_DIR|DATABASE_URL|SMTP_URL|MAIL_FROM|JWT_SECRET|TRUST_PROXY|GOOGLE_.*|FEATURE_.*|ANALYTICS_.*|SUPPORT_EMAIL|INTERNAL_EMAIL_DOMAINS|CUSTOM_TEMPLATE_EMAIL_DOMAINS|FORCE_HTTPS_HOSTS)$/.test(
       key,
     )
   ) {
@@ -43,6 +48,8 @@ Object.assign(env, {
   GOOGLE_CLIENT_ID,
   GOOGLE_CLIENT_SECRET,
   GOOGLE_ISSUER: run.oidcIssuer,
+  SUPPORT_EMAIL: E2E_SUPPORT_EMAIL,
+  CREDENTIAL_CHECK_URL: credentialFake.checkUrl,
   // As behind a proxy: the accounts helper gives each registration an address of its own.
   TRUST_PROXY: 'true',
   ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),

@@ -11,11 +11,10 @@ import { currentRun } from './run.ts';
 export const AUTH_STORAGE_KEY = 'auth';
 
 /**
- * `account`: one active account per worker, for specs that only need to be signed in. The server
- * limits registrations per IP (20 in 15 minutes) and every test runs from 127.0.0.1, so a new
- * account per test would hit that limit with `--repeat-each`. Sharing is safe for tests that only
- * end their own session (logout, revocation); a test that changes the password or resets it
- * (which ends every session of the user) must make its own account.
+ * `account`: one active account per worker, for specs that only need to be signed in (a new one
+ * per test would only cost time). Sharing is safe for tests that only end their own session
+ * (logout, revocation); a test that changes the password or resets it (which ends every session
+ * of the user) must make its own account.
  */
 export const test = base.extend<object, { account: NewUser }>({
   account: [

@@ -10,6 +10,7 @@ import type { AppConfig } from './config.ts';
 import type { App, AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { createCredentialChecker, type CredentialChecker } from './lib/credentials/index.ts';
 import { OutboxWorker } from './lib/mail/outbox.ts';
 import {
   createFileTransport,
@@ -30,11 +31,18 @@ import { activitiesModule } from './modules/activities/index.ts';
 import { authModule, registerAuthentication } from './modules/auth/index.ts';
 import { billingModule, startRenewalJob, type RenewalJob } from './modules/billing/index.ts';
 import { clientsModule } from './modules/clients/index.ts';
+import {
+  dataExportsModule,
+  startDataExportJob,
+  type DataExportJob,
+} from './modules/data-exports/index.ts';
 import { notificationsModule } from './modules/notifications/index.ts';
 import { membersModule } from './modules/members/index.ts';
 import { invitationsModule } from './modules/invitations/index.ts';
 import { organizationsModule } from './modules/organizations/index.ts';
 import { permissionsModule } from './modules/permissions/index.ts';
+import { releaseNotesModule } from './modules/release-notes/index.ts';
+import { shareLinksModule } from './modules/share-links/index.ts';
 import { systemModule } from './modules/system/index.ts';
 import { uploadsModule } from './modules/uploads/index.ts';
 import { usersModule } from './modules/users/index.ts';
@@ -56,6 +64,8 @@ export interface AppDeps {
   startWorkers?: boolean;
   /** A gateway of the test's own instead of the one configuration chooses. */
   paymentGateway?: PaymentGateway;
+  /** A credential checker of the test's own instead of the one configuration chooses. */
+  credentialChecker?: CredentialChecker;
 }
 
 /** Readable logs for a person at a terminal (when pino-pretty is installed); JSON otherwise. */
@@ -91,6 +101,9 @@ const MODULES = [
   notificationsModule,
   permissionsModule,
   billingModule,
+  releaseNotesModule,
+  shareLinksModule,
+  dataExportsModule,
 ];
 
 /** JSON bodies above this answer 413. Uploads have their own limit. */
@@ -175,6 +188,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
     mail: { brand: config.brand, publicUrl: config.publicUrl, supportEmail: config.supportEmail },
     outbox,
     payments: deps.paymentGateway ?? createGateway(config, { jwtKey, clock }),
+    credentials: deps.credentialChecker ?? createCredentialChecker(config, { clock, log: app.log }),
   };
   app.decorate('ctx', ctx);
 
@@ -200,6 +214,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
       renewals = startRenewalJob(ctx, { log: app.log });
     });
     app.addHook('onClose', async () => renewals?.stop());
+  }
+  // The data export job, one per instance too (it claims with SKIP LOCKED under a lease).
+  if (deps.startWorkers) {
+    let exportsJob: DataExportJob | null = null;
+    app.addHook('onReady', async () => {
+      exportsJob = startDataExportJob(ctx, { log: app.log });
+    });
+    app.addHook('onClose', async () => exportsJob?.stop());
   }
   return app as unknown as App;
 }

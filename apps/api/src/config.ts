@@ -82,6 +82,13 @@ const envSchema = z.object({
   SUPPORT_EMAIL: z.email().default('support@example.com'),
   INTERNAL_EMAIL_DOMAINS: csv,
   CUSTOM_TEMPLATE_EMAIL_DOMAINS: csv,
+  /** Analytics (spec §1): with FEATURE_ANALYTICS on, both set, the browser sends page views and events. */
+  ANALYTICS_ID: z.string().optional(),
+  ANALYTICS_URL: url(['http:', 'https:']).optional(),
+  /** The marketplace-seller credential checker's endpoint; unset: every credential counts as valid. */
+  CREDENTIAL_CHECK_URL: url(['http:', 'https:']).optional(),
+  /** Hosts whose plain-http visits are redirected to https (spec §2), besides PUBLIC_URL's. */
+  FORCE_HTTPS_HOSTS: csv,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool(false),
   /** Stalled clients: a request (headers and body) must arrive within this. */
@@ -101,6 +108,10 @@ const envSchema = z.object({
 });
 
 export type Env = z.input<typeof envSchema>;
+
+/** A FORCE_HTTPS_HOSTS entry: a host name or [IPv6 address], with an optional port. */
+const HOST_ENTRY =
+  /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
 
 /** The repository root (apps/api/src/ is three levels down). */
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -126,6 +137,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         `Invalid configuration:\n${missing.map((name) => `  ${name}: required when PAYMENT_GATEWAY=stripe`).join('\n')}`,
       );
   }
+  // Spec §2's https redirect learns the visitor's protocol from X-Forwarded-Proto, which only a
+  // trusted proxy may set: forced hosts without TRUST_PROXY would silently never redirect.
+  const forceHttpsProblems = [
+    ...e.FORCE_HTTPS_HOSTS.filter((h) => !HOST_ENTRY.test(h)).map(
+      (h) =>
+        `  FORCE_HTTPS_HOSTS: "${h}" is not a host name (write portal.example.com, no scheme or path)`,
+    ),
+    ...(e.FORCE_HTTPS_HOSTS.length && !e.TRUST_PROXY
+      ? [
+          '  FORCE_HTTPS_HOSTS: needs TRUST_PROXY=true (the protocol is read from X-Forwarded-Proto)',
+        ]
+      : []),
+  ];
+  if (forceHttpsProblems.length)
+    throw new ConfigError(`Invalid configuration:\n${forceHttpsProblems.join('\n')}`);
   // Relative paths are taken from where the command was typed (npm's INIT_CWD), so that
   // `npm start` and `npm run seed` from the repository root share ./data.
   const baseDir = env.INIT_CWD ?? process.cwd();
@@ -164,6 +190,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     supportEmail: e.SUPPORT_EMAIL,
     internalEmailDomains: e.INTERNAL_EMAIL_DOMAINS,
     customTemplateEmailDomains: e.CUSTOM_TEMPLATE_EMAIL_DOMAINS,
+    analytics: { id: e.ANALYTICS_ID, url: e.ANALYTICS_URL },
+    credentialCheckUrl: e.CREDENTIAL_CHECK_URL,
+    forceHttpsHosts: e.FORCE_HTTPS_HOSTS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     http: {

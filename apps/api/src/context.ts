@@ -9,6 +9,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
+import type { CredentialChecker } from './lib/credentials/checker.ts';
 import type { MailContext } from './lib/mail/templates.ts';
 import type { OutboxWorker } from './lib/mail/outbox.ts';
 import type { PaymentGateway } from './lib/payments/gateway.ts';
@@ -25,6 +26,8 @@ export interface AppContext {
   outbox: OutboxWorker;
   /** The payment gateway configuration chose (PAYMENT_GATEWAY). */
   payments: PaymentGateway;
+  /** The marketplace-seller credential checker configuration chose (CREDENTIAL_CHECK_URL). */
+  credentials: CredentialChecker;
 }
 
 declare module 'fastify' {

@@ -55,9 +55,13 @@ export const ORG_PERMISSIONS = {
   'organization.members.manage': ['OWNER', 'ADMIN'],
   /** Billing pages and payments (spec §5, §6). */
   'organization.billing': ['OWNER', 'ADMIN'],
+  /** Draw a service on the organization's balance (the modules its internal members use). */
+  'organization.balance.charge': ['OWNER', 'ADMIN', 'STAFF'],
   /** The organization's access rules and custom roles (usable in all its workspaces). */
   'organization.roles.read': ['OWNER', 'ADMIN'],
   'organization.roles.manage': ['OWNER', 'ADMIN'],
+  /** Download everything the organization holds as an archive (issue 11): its OWNERs only. */
+  'organization.data.export': ['OWNER'],
 } as const satisfies Record<string, readonly OrgRole[]>;
 export type OrgPermission = keyof typeof ORG_PERMISSIONS;
 

@@ -26,6 +26,9 @@ export const ACTIVITY_ACTIONS = [
   'DOWNLOAD_REPORT',
   /** An invitee declined an invitation (recorded for the organization's log). */
   'DECLINE_INVITATION',
+  /** A member shared a module page of a workspace as a public link, or revoked one. */
+  'CREATE_SHARE_LINK',
+  'REVOKE_SHARE_LINK',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 /** The actions by name, for code that records one: `ActivityAction.SIGN_IN`. */
@@ -93,6 +96,45 @@ export const activityListQuerySchema = z.strictObject({
   key: singleLine().max(200).optional(),
 });
 export type ActivityListQuery = z.infer<typeof activityListQuerySchema>;
+
+/** How an organization's activities download: CSV, or JSON Lines (one JSON object per line). */
+export const ACTIVITY_EXPORT_FORMATS = ['csv', 'jsonl'] as const;
+export type ActivityExportFormat = (typeof ACTIVITY_EXPORT_FORMATS)[number];
+
+/** The columns of the CSV export, in order (JSON Lines objects have the same keys). */
+export const ACTIVITY_EXPORT_COLUMNS = [
+  'id',
+  'created',
+  'action',
+  'user_email',
+  'user_name',
+  'object_type',
+  'object_id',
+  'workspace',
+  'module',
+  'data',
+] as const;
+
+/** A calendar day, YYYY-MM-DD (UTC). */
+const exportDay = z.iso.date('Give a date as YYYY-MM-DD.');
+
+/**
+ * GET /v1/organizations/{orgId}/activities/export/: the log's filters (action, key) and a date
+ * range (days, UTC, both included), streamed whole, newest first.
+ */
+export const activityExportQuerySchema = z
+  .strictObject({
+    format: z.enum(ACTIVITY_EXPORT_FORMATS).default('csv'),
+    from_date: exportDay.optional(),
+    to_date: exportDay.optional(),
+    action: z.enum(ACTIVITY_ACTIONS).optional(),
+    key: singleLine().max(200).optional(),
+  })
+  .refine((q) => !q.from_date || !q.to_date || q.from_date <= q.to_date, {
+    path: ['to_date'],
+    message: 'The end date must be on or after the start date.',
+  });
+export type ActivityExportQuery = z.infer<typeof activityExportQuerySchema>;
 
 /** Module codes whose label (MODULE_NAMES) or code contains the search key, case-insensitively. */
 export function modulesMatching(key: string): ModuleCode[] {

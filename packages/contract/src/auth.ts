@@ -68,6 +68,10 @@ export const userSchema = z.object({
   can_create_client: z.boolean(),
   /** The organization settings' workspace view (spec §3; default ClientsListView). */
   clientsViewOption: z.enum(CLIENTS_VIEW_OPTIONS),
+  /** Spec §1: the user's e-mail domain is one of CUSTOM_TEMPLATE_EMAIL_DOMAINS (the list is never shown). */
+  custom_shipment_template: z.boolean(),
+  /** Spec §6: the user's e-mail domain is one of INTERNAL_EMAIL_DOMAINS (internal staff). */
+  is_internal: z.boolean(),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -6,7 +6,7 @@ import {
   PLAN_TYPES,
   type AppProfile,
 } from './constants.ts';
-import { GRADE_CHANGES, INVOICE_KINDS, SUBSCRIPTION_STATUSES } from './billing.ts';
+import { GRADE_CHANGES, SUBSCRIPTION_STATUSES } from './billing.ts';
 import { pageQuery } from './organizations.ts';
 import { paginated } from './pagination.ts';
 import { roleRefSchema } from './tenant-fields.ts';
@@ -46,6 +46,8 @@ export const planSchema = z.object({
   /** False for CUSTOM: the plans page offers "Email Now" instead of Subscribe. */
   self_serve: z.boolean(),
   config: planConfigSchema,
+  /** The services (that otherwise draw on the balance) this plan includes at no charge. */
+  included_services: z.array(z.object({ key: z.string(), name: z.string() })),
 });
 export type Plan = z.infer<typeof planSchema>;
 export const planPageSchema = paginated(planSchema);
@@ -110,7 +112,7 @@ export const checkoutSchema = z.object({
   /** Where the browser goes to pay (the sandbox's own page, or the gateway's). */
   url: z.string(),
   status: z.enum(['OPEN', 'COMPLETE', 'FAILED', 'EXPIRED']),
-  kind: z.enum(['SUBSCRIPTION', 'PAYMENT_METHOD']),
+  kind: z.enum(['SUBSCRIPTION', 'PAYMENT_METHOD', 'TOP_UP']),
   /** Why a failed checkout failed, in words for the user. */
   failure_message: z.string().nullable(),
   expires_at: isoTime,
@@ -164,20 +166,6 @@ export const gradeChangePreviewSchema = z.object({
   }),
 });
 export type GradeChangePreview = z.infer<typeof gradeChangePreviewSchema>;
-
-// ---- invoices (the history page comes with Billing II) ----------------------------------------
-
-export const invoiceSchema = z.object({
-  id: z.uuid(),
-  kind: z.enum(INVOICE_KINDS),
-  status: z.enum(['PAID', 'FAILED']),
-  amount: money,
-  currency: z.string(),
-  description: z.string(),
-  lines: z.array(invoiceLineSchema),
-  created: isoTime,
-});
-export type Invoice = z.infer<typeof invoiceSchema>;
 
 // ---- cards -----------------------------------------------------------------------------------
 

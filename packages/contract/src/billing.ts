@@ -82,7 +82,7 @@ export const GRADE_CHANGES = ['UPGRADE', 'DOWNGRADE'] as const;
 export type GradeChange = (typeof GRADE_CHANGES)[number];
 
 /** What an invoice was for. */
-export const INVOICE_KINDS = ['SUBSCRIPTION', 'RENEWAL', 'UPGRADE', 'DOWNGRADE'] as const;
+export const INVOICE_KINDS = ['SUBSCRIPTION', 'RENEWAL', 'UPGRADE', 'DOWNGRADE', 'TOP_UP'] as const;
 export type InvoiceKind = (typeof INVOICE_KINDS)[number];
 
 /** A failed renewal is retried this many times over RENEWAL_RETRY_DAYS, then the subscription ends. */

@@ -30,6 +30,9 @@ export const clientSchema = z.object({
   modules: z.array(moduleStateSchema),
   dashboard_button_color: z.string(),
   created: z.iso.datetime({ offset: true }),
+  /** Only in answers to users of INTERNAL_EMAIL_DOMAINS (REFERENCE); omitted for everyone else. */
+  account_manager: z.string().nullable().optional(),
+  special_project_manager: z.string().nullable().optional(),
 });
 export type Client = z.infer<typeof clientSchema>;
 export const clientPageSchema = paginated(clientSchema);
@@ -43,10 +46,20 @@ export type ClientCreate = z.infer<typeof clientCreateSchema>;
 export const clientCreateInOrganizationSchema = clientCreateSchema.extend({
   organization: z.uuid('Choose an organization.'),
 });
+/** An account manager or special project manager: a name or an address; '' or null clears it. */
+export const MANAGER_MAX_LENGTH = 254;
+const managerField = singleLine()
+  .max(MANAGER_MAX_LENGTH, `Keep it under ${MANAGER_MAX_LENGTH + 1} characters.`)
+  .nullable()
+  .optional();
+
 export const clientUpdateSchema = z.strictObject({
   name: nameField('workspace').optional(),
   logo: logoField,
   dashboard_button_color: colorField.optional(),
+  /** Only users of INTERNAL_EMAIL_DOMAINS may send these (anyone else: 403). */
+  account_manager: managerField,
+  special_project_manager: managerField,
 });
 export type ClientUpdate = z.infer<typeof clientUpdateSchema>;
 /** PUT /v1/organizations/{orgId}/clients/{clientId}/: the name is required, the rest optional. */

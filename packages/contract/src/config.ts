@@ -18,6 +18,12 @@ export const publicConfigSchema = z.object({
     modern_look: z.boolean(),
     analytics: z.boolean(),
   }),
+  analytics: z
+    .object({ id: z.string(), url: z.string() })
+    .nullable()
+    .describe(
+      'Where the browser sends page views and events: set only when FEATURE_ANALYTICS is on and ANALYTICS_ID and ANALYTICS_URL are both configured; null means nothing is sent',
+    ),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

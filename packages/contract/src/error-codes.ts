@@ -105,6 +105,23 @@ export const ErrorCode = {
   IDEMPOTENCY_MISMATCH: 'IDEMPOTENCY_MISMATCH',
   /** A checkout that is no longer open (paid, failed or expired): 409. */
   CHECKOUT_CLOSED: 'CHECKOUT_CLOSED',
+  /** A charge would take the organization's balance below zero: 402 (add funds). */
+  INSUFFICIENT_BALANCE: 'INSUFFICIENT_BALANCE',
+  /** Refunding an entry that is not a charge, or a charge already refunded: 409. */
+  NOT_REFUNDABLE: 'NOT_REFUNDABLE',
+  // share links
+  /** The workspace already has SHARE_LINK_MAX_LIVE live share links: 409. Revoke one first. */
+  SHARE_LINK_LIMIT: 'SHARE_LINK_LIMIT',
+  // release notes
+  /** Another release note has this version (case-insensitively): 409. */
+  VERSION_TAKEN: 'VERSION_TAKEN',
+  // data exports
+  /** Asking for an export while one of the same kind (and organization) is still being built: 409. */
+  DATA_EXPORT_IN_PROGRESS: 'DATA_EXPORT_IN_PROGRESS',
+  /** Downloading an export that is not READY (still building, or failed): 409. */
+  DATA_EXPORT_NOT_READY: 'DATA_EXPORT_NOT_READY',
+  /** The export's 24 hours are over and its archive is gone: 410. Ask for a new one. */
+  DATA_EXPORT_EXPIRED: 'DATA_EXPORT_EXPIRED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -6,7 +6,9 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { Readable } from 'node:stream';
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { isDatabaseUnavailable, withTimeout } from '../lib/database-errors.ts';
 import {
   listenPglite,
@@ -36,6 +38,13 @@ export interface Database {
    * an outage; PGlite in process (db/listen.ts). Close the listener before the database.
    */
   listen(channel: string, handlers: ChannelHandlers): ChannelListener;
+  /**
+   * PostgreSQL only: the binary COPY of a query's rows (`COPY (query) TO STDOUT (FORMAT binary)`)
+   * as the server sends it, on a pool connection held until the stream ends, with no statement
+   * timeout (a slow reader makes a long statement). Destroying the stream drops the connection.
+   * The query must be complete SQL: COPY takes no parameters.
+   */
+  copyOut?(query: string): Readable;
   close(): Promise<void>;
 }
 
@@ -136,8 +145,29 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
         warn: (obj, msg) => log.warn(obj, msg),
         info: (obj, msg) => log.info?.(obj, msg),
       }),
+    copyOut: (query) => Readable.from(copyRows(base, query, () => log)),
     close: () => pool.end(),
   };
+}
+
+/**
+ * A COPY on a connection of its own, without the pool's timeouts: a slow reader makes a long
+ * statement, and pg's client-side query timeout cannot end with a COPY stream (it never calls back).
+ */
+async function* copyRows(
+  config: pg.ClientConfig,
+  query: string,
+  log: () => DatabaseLogger,
+): AsyncGenerator<Buffer> {
+  const client = new pg.Client({ ...config, application_name: 'portolan:copy' });
+  client.on('error', (err) => log().warn({ err }, 'database: copy connection lost'));
+  await client.connect();
+  try {
+    yield* client.query(copyTo(`copy (${query}) to stdout (format binary)`));
+  } finally {
+    // Also when cut short (the reader went away): closing the connection ends the COPY.
+    await client.end().catch(() => {});
+  }
 }
 
 /**

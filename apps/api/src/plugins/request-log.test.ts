@@ -37,6 +37,19 @@ describe('request logs', () => {
     expect(JSON.stringify(logged)).not.toContain('secret-1');
   });
 
+  it('never write a share link’s token, at any level', async () => {
+    const token = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA_-xsecrettokenvalue';
+    for (const level of ['info', 'debug']) {
+      const logged = await linesFor(level, async (t) => {
+        await t.app.inject({ method: 'GET', url: `/v1/share/${token}/` });
+        await t.app.inject({ method: 'GET', url: `/share/${token}` });
+      });
+      expect(logged.length, level).toBeGreaterThan(0);
+      expect(JSON.stringify(logged), level).not.toContain(token);
+      expect(JSON.stringify(logged), level).toContain('/share/:token');
+    }
+  });
+
   it('keep the detailed lines for LOG_LEVEL=debug', async () => {
     const logged = await linesFor('debug', async (t) => {
       await t.app.inject({ method: 'GET', url: '/v1/config' });

@@ -1,8 +1,12 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino from 'pino';
 
-/** The path of a request without its query string, which can carry one-time tokens. */
-export const pathOf = (url: string) => url.split('?')[0] ?? url;
+/**
+ * What the logs show of a URL: the path without its query (which can carry one-time tokens), and
+ * a share link's token replaced (it is the link's whole secret).
+ */
+export const pathOf = (url: string) =>
+  (url.split('?')[0] ?? url).replace(/\/share\/[^/]+/g, '/share/:token');
 
 /**
  * One line per request: `GET /v1/config 200 0.4ms`, with the same facts as fields for JSON logs.

@@ -3,12 +3,15 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import { ErrorCode } from '@portolan/contract';
+import { analyticsSink } from '../modules/system/index.ts';
 
 /**
  * Security headers on every answer (CSP without inline scripts, HSTS, nosniff, no framing) and
  * the rate limiter, which is off globally and switched on per route with `config.rateLimit`.
  */
 export async function registerSecurity(app: FastifyInstance): Promise<void> {
+  // The analytics sink's origin, only when analytics is on and configured (spec §1).
+  const sink = analyticsSink(app.ctx.config);
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -19,7 +22,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...(sink ? [new URL(sink.url).origin] : [])],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

@@ -2,6 +2,9 @@
 //   node bench-cli.ts seed                  the bench tenants in the configured database
 //                                           (DATABASE_URL, else PGlite in DATA_DIR); prints
 //                                           {"email","password"} as one JSON line
+//   node bench-cli.ts seed-activities N     an owner, an organization and N activities of it (the
+//                                           audit export bench); prints {"email","password",
+//                                           "organizationId"} as one JSON line
 //   node bench-cli.ts create-database URL   a fresh, empty database on the PostgreSQL server of URL;
 //                                           prints {"name","url"} as one JSON line
 //   node bench-cli.ts drop-database URL DB  drops database DB (made by create-database) of URL's server
@@ -10,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { loadConfig } from '../config.ts';
 import { withMigratedDatabase } from '../db/open-cli.ts';
-import { seedBenchTenants } from './bench.ts';
+import { seedBenchTenants, seedExportActivities } from './bench.ts';
 
 const [command, url] = process.argv.slice(2);
 
@@ -36,6 +39,17 @@ switch (command) {
     });
     break;
   }
+  case 'seed-activities': {
+    const config = loadConfig();
+    const count = Number(url);
+    if (!Number.isInteger(count) || count < 1) throw new Error('seed-activities needs a count');
+    await withMigratedDatabase(config, async (database) => {
+      const who = await seedExportActivities(database.db, count);
+      await database.db.execute(sql`analyze`);
+      console.log(JSON.stringify(who));
+    });
+    break;
+  }
   case 'create-database': {
     const name = `portolan_bench_${crypto.randomBytes(4).toString('hex')}`;
     const client = await adminClient(url!);
@@ -55,6 +69,8 @@ switch (command) {
     break;
   }
   default:
-    console.error('usage: bench-cli.ts seed | create-database URL | drop-database URL');
+    console.error(
+      'usage: bench-cli.ts seed | seed-activities N | create-database URL | drop-database URL',
+    );
     process.exit(2);
 }

@@ -1,4 +1,5 @@
 import { APP_PROFILES, type AppProfile, type OrgRole, type Role } from '@portolan/contract';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import {
   clientMembers,
@@ -7,7 +8,7 @@ import {
   organizationMembers,
   organizations,
 } from '../db/schema/index.ts';
-import { createUser } from './factories.ts';
+import { createOrganization, createUser } from './factories.ts';
 
 export const BENCH_TENANT = {
   email: 'bench-tenant@example.com',
@@ -102,4 +103,31 @@ export async function seedBenchTenants(
     }
     return BENCH_TENANT;
   });
+}
+
+/**
+ * The data of `npm run bench:export`: the bench tenant owns one organization with `count`
+ * activities of varied actions, a second apart, written by the database itself (generate_series,
+ * in slices of 25,000, each well inside the statement timeout on a busy machine) rather than
+ * shipped through the client.
+ */
+export async function seedExportActivities(
+  db: Db,
+  count: number,
+): Promise<{ email: string; password: string; organizationId: string }> {
+  const user = await createUser(db, { ...BENCH_TENANT, can_create_client: true });
+  const org = await createOrganization(db, { ownerId: user.id, name: 'Audit Export Bench' });
+  for (let from = 0; from < count; from += 25_000) {
+    const to = Math.min(count, from + 25_000);
+    await db.execute(sql`
+      insert into activities (user_id, action, object_type, object_id, organization_id, data, created_at, modified_at)
+      select ${user.id}::uuid,
+             (array['SIGN_IN', 'ACCESS_WORKSPACE', 'UPDATE_WORKSPACE', 'ADD_MEMBER'])[1 + g % 4],
+             'client', gen_random_uuid(), ${org.id}::uuid,
+             jsonb_build_object('app_profile', 'transit', 'client_name', 'Workspace ' || (g % 50), 'module', 'MAP'),
+             timestamptz '2026-01-01 00:00:00+00' + make_interval(secs => g),
+             now()
+      from generate_series(${from + 1}::int, ${to}::int) g`);
+  }
+  return { ...BENCH_TENANT, organizationId: org.id };
 }

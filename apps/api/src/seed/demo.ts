@@ -1,3 +1,5 @@
+import { adjustBalance } from '../modules/billing/index.ts';
+import { grantPlatformAdmin, insertReleaseNote } from '../modules/release-notes/index.ts';
 import { sql } from 'drizzle-orm';
 import type { AppProfile } from '@portolan/contract';
 import type { Db } from '../db/client.ts';
@@ -63,6 +65,8 @@ export async function seedDemo(db: Db, appProfile: AppProfile): Promise<{ create
       amount: subscription.amount,
       description: 'Professional plan, monthly',
     });
+    // A balance to draw on, as the platform's welcome credit leaves it.
+    await adjustBalance(tx, org.id, 2500, 'Welcome credit');
     for (const name of DEMO_WORKSPACES) {
       await createClient(tx, { organizationId: org.id, ownerId: owner.id, name, appProfile });
     }
@@ -77,6 +81,34 @@ export async function seedDemo(db: Db, appProfile: AppProfile): Promise<{ create
       active: false,
       enabledModules: [],
     });
+    // The owner runs the platform too: a platform administrator, who wrote the release notes.
+    await grantPlatformAdmin(tx, DEMO_OWNER.email);
+    for (const note of DEMO_RELEASE_NOTES) await insertReleaseNote(tx, note(), owner.id);
     return { created: true };
   });
 }
+
+const dayOffset = (days: number) =>
+  new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
+/** The release notes of the demo (newest first), dated from the day the seed runs. */
+export const DEMO_RELEASE_NOTES = [
+  () => ({
+    version: 'v1.7.4',
+    release_date: dayOffset(2),
+    release_note:
+      '<h3>Transit</h3><ul><li>Shipment lists of workspaces with more than 10,000 shipments open <strong>twice as fast</strong>.</li>' +
+      '<li>Customs declarations can be downloaded as a PDF from the shipment page.</li>' +
+      '<li>Estimated arrival times now follow the carrier&#39;s latest vessel schedule.</li></ul>' +
+      '<h3>Fixes</h3><ul><li>Tracking events from ocean carriers no longer show twice after a port change.</li></ul>' +
+      '<p>Questions? Write to <a href="mailto:support@example.com">support@example.com</a>.</p>',
+  }),
+  () => ({
+    version: 'v1.7.3',
+    release_date: dayOffset(23),
+    release_note:
+      '<p>Release notes now open from the header: a dot on the toggle tells you when there is something new.</p>' +
+      '<ul><li>Container numbers are checked against the <em>ISO 6346</em> check digit as you type.</li>' +
+      '<li>Bills of lading accept up to 999 line items.</li></ul>',
+  }),
+];

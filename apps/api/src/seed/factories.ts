@@ -1,6 +1,7 @@
 import {
   APP_PROFILES,
   type AppProfile,
+  type InvoiceKind,
   type MembershipStatus,
   type ModuleCode,
   type OrgRole,
@@ -17,7 +18,6 @@ import {
   clientModules,
   clients,
   organizationMembers,
-  invoices,
   organizations,
   paymentMethods,
   plans,
@@ -25,6 +25,7 @@ import {
   users,
 } from '../db/schema/index.ts';
 import { hashPassword } from '../modules/auth/index.ts';
+import { recordInvoice } from '../modules/billing/index.ts';
 
 /**
  * Factories of the records a test or the demo seed starts from. They write rows as the services
@@ -240,24 +241,25 @@ export async function createInvoice(
   db: Conn,
   fields: {
     organizationId: string;
-    subscriptionId: string;
+    subscriptionId: string | null;
     amount: number;
     description: string;
-    kind?: 'SUBSCRIPTION' | 'RENEWAL';
+    kind?: InvoiceKind;
   },
 ) {
-  const [row] = await db
-    .insert(invoices)
-    .values({
-      organization_id: fields.organizationId,
-      subscription_id: fields.subscriptionId,
+  // Numbered the way a payment numbers it: the organization's next number.
+  const row = await db.transaction((tx) =>
+    recordInvoice(tx, {
+      organizationId: fields.organizationId,
+      subscriptionId: fields.subscriptionId,
       kind: fields.kind ?? 'SUBSCRIPTION',
       status: 'PAID',
       amount: fields.amount,
+      currency: 'usd',
       description: fields.description,
       lines: [{ description: fields.description, amount: fields.amount }],
-      gateway_ref: `ch_sandbox_${randomBytes(8).toString('hex')}`,
-    })
-    .returning();
+      gatewayRef: `ch_sandbox_${randomBytes(8).toString('hex')}`,
+    }),
+  );
   return row!;
 }

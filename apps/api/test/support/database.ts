@@ -16,7 +16,14 @@ export async function createTestDatabase(): Promise<Database> {
   return wrapPglite(client);
 }
 
-async function createPostgresCopy(): Promise<Database> {
+/**
+ * A migrated PostgreSQL database of its own (a copy of the template), for a test that also hands
+ * its URL to a server process; `drop` waits for its connections to end, then drops it.
+ */
+export async function createPostgresDatabaseCopy(): Promise<{
+  url: string;
+  drop(): Promise<void>;
+}> {
   const url = process.env.TEST_DATABASE_URL!;
   const name = `portolan_t_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
@@ -26,11 +33,9 @@ async function createPostgresCopy(): Promise<Database> {
   } finally {
     await admin.end();
   }
-  const database = openPostgres(withDatabase(url, name), { max: 5 });
   return {
-    ...database,
-    async close() {
-      await database.close();
+    url: withDatabase(url, name),
+    async drop() {
       const cleanup = new pg.Client({ connectionString: url });
       await cleanup.connect();
       // pg's pool.end() resolves once it has asked its connections to end, not when they have:
@@ -45,6 +50,18 @@ async function createPostgresCopy(): Promise<Database> {
       }
       await cleanup.query(`drop database if exists ${name} with (force)`).catch(() => {});
       await cleanup.end();
+    },
+  };
+}
+
+async function createPostgresCopy(): Promise<Database> {
+  const copy = await createPostgresDatabaseCopy();
+  const database = openPostgres(copy.url, { max: 5 });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await copy.drop();
     },
   };
 }

@@ -15,6 +15,8 @@ export interface ServerProcess {
   alive(): boolean;
   /** SIGTERM (a graceful shutdown), then its exit code; at once if it has ended already. */
   stop(): Promise<number | null>;
+  /** SIGKILL: a crash, nothing finished or cleaned up; resolves when it is gone. */
+  crash(): Promise<void>;
 }
 
 /** Starts it with `env` over the test's own environment; wait for it to answer before use. */
@@ -39,6 +41,10 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     async stop() {
       if (alive()) child.kill('SIGTERM');
       return exited;
+    },
+    async crash() {
+      if (alive()) child.kill('SIGKILL');
+      await exited;
     },
   };
 }

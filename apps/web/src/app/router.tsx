@@ -12,6 +12,8 @@ import {
   workspaceMemberPermissionsRoute,
 } from '../features/permissions/routes';
 import { workspaceSettingsRoutes } from '../features/workspace-settings/routes';
+import { releaseNotesRoutes } from '../features/release-notes/routes';
+import { moduleHomeShareRoute, sharedViewRoutes } from '../features/share-links/routes';
 import { registerNavigator } from '../lib/navigation';
 import { showNewerVersionToast } from '../lib/toasts';
 import { PublicOnly, RequireAuth, RootRedirect } from './guards';
@@ -109,6 +111,8 @@ export const routes: RouteObject[] = [
         lazy: authLayout,
         children: [
           ...invitationRoutes(lazyPage),
+          // Share links (spec §2: any path containing /share/ is public), signed in or not.
+          ...sharedViewRoutes(lazyPage),
           {
             path: 'reset-password',
             handle: handle({ title: 'Choose a new password', name: 'ResetPassword' }),
@@ -163,7 +167,7 @@ export const routes: RouteObject[] = [
                     import('../features/profile/pages/ProfilePage').then((m) => m.ProfilePage),
                   ),
                 },
-                ...moduleRoutes(lazyPage),
+                ...moduleRoutes(lazyPage, [moduleHomeShareRoute(lazyPage)]),
                 ...organizationRoutes(lazyPage),
                 // The permission pages sit inside the settings' routes (their tabs, breadcrumbs).
                 ...organizationSettingsRoutes(lazyPage, {
@@ -176,12 +180,14 @@ export const routes: RouteObject[] = [
                 }),
                 ...userPermissionsRoutes(lazyPage),
               ]),
+              // The platform administrators' pages: about no organization, so outside the gate.
+              ...releaseNotesRoutes(lazyPage),
             ],
           },
         ],
       },
 
-      // /not-found and every unknown path (including /share/ paths, which are public): inside
+      // /not-found and every unknown path (including other /share/ paths, which are public): inside
       // the app shell for a signed-in user, the standalone public page for anyone else.
       {
         lazy: lazyPage(() => import('./layout/NotFoundLayout').then((m) => m.NotFoundLayout)),

@@ -5,6 +5,7 @@ import {
   currentPath,
   forgetLastPage,
   isPublicOnlyPath,
+  isSharePath,
   lastPage,
   loginPathFor,
   navigateTo,
@@ -229,7 +230,8 @@ export function relogin(): void {
   forgetLastPage();
   document.getElementById(CUSTOM_CSS_ID)?.remove();
 
-  if (onLogin) return;
+  // A share link's page (spec §2: a /share/ path is public) stays: the session ends, not the visit.
+  if (onLogin || isSharePath(pathnameOf(here))) return;
   if (!window.sessionStorage.getItem(REMEMBERED_PATH_KEY)) {
     window.sessionStorage.setItem(REMEMBERED_PATH_KEY, here);
   }

@@ -23,7 +23,10 @@ export interface BillingState {
   registerPlan: PlanType | null;
   subscriptions: OrganizationSubscription[];
   subscriptionsLoading: boolean;
-  /** Minor units; the balance calls come with the fund packages (not in this build yet). */
+  /**
+   * Minor units. Unused so far: the billing pages read the balance per organization through
+   * TanStack Query (features/billing/api/balance-api.ts), which a paid top-up invalidates.
+   */
   balance: number | null;
   balanceLoading: boolean;
   planConfigs: Plan[];

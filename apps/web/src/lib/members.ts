@@ -1,5 +1,6 @@
 import type { InvitedMember, OrgRole, Role } from '@portolan/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { track } from './analytics';
 import { api } from './api';
 
 /**
@@ -70,7 +71,10 @@ export function useInviteMember(tenant: MemberTenant, mode: InviteMode) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: InvitationBody) => inviteMember(tenant, mode, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: membersKeyOf(tenant) }),
+    onSuccess: () => {
+      track('invitation sent', { tenant: tenant.kind, mode });
+      return queryClient.invalidateQueries({ queryKey: membersKeyOf(tenant) });
+    },
   });
 }
 

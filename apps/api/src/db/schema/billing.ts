@@ -131,6 +131,8 @@ export const invoices = pgTable(
     subscription_id: uuid('subscription_id').references(() => subscriptions.id, {
       onDelete: 'set null',
     }),
+    /** Per organization, gapless, from its billing account (printed INV-000042). */
+    number: integer('number').notNull(),
     kind: text('kind', { enum: INVOICE_KINDS }).notNull(),
     status: text('status', { enum: ['PAID', 'FAILED'] }).notNull(),
     amount: integer('amount').notNull(),
@@ -143,6 +145,7 @@ export const invoices = pgTable(
   },
   (t) => [
     index('invoices_organization_created_idx').on(t.organization_id, t.created_at),
+    uniqueIndex('invoices_organization_number_key').on(t.organization_id, t.number),
     uniqueIndex('invoices_gateway_ref_key').on(t.gateway_ref),
   ],
 );
@@ -158,8 +161,14 @@ export const checkouts = pgTable(
     organization_id: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['SUBSCRIPTION', 'PAYMENT_METHOD'] }).notNull(),
+    kind: text('kind', { enum: ['SUBSCRIPTION', 'PAYMENT_METHOD', 'TOP_UP'] }).notNull(),
     plan_id: uuid('plan_id').references(() => plans.id),
+    /** What a TOP_UP buys (fund_packages; no reference: a package may be retired later). */
+    fund_package_id: uuid('fund_package_id'),
+    /** The credit a TOP_UP adds, fixed when the page opens. */
+    credit: integer('credit'),
+    /** What the hosted page says is being bought. */
+    description: text('description').notNull().default(''),
     amount: integer('amount').notNull().default(0),
     currency: text('currency').notNull().default('usd'),
     status: text('status', { enum: ['OPEN', 'COMPLETE', 'FAILED', 'EXPIRED'] })

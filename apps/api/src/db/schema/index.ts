@@ -7,3 +7,5 @@ export * from './login-throttles.ts';
 export * from './invitations.ts';
 export * from './permissions.ts';
 export * from './billing.ts';
+export * from './wallet.ts';
+export * from './portal.ts';

@@ -41,6 +41,9 @@ export const clients = pgTable(
     dashboard_button_color: text('dashboard_button_color').notNull().default('#1985ac'),
     account_manager: text('account_manager'),
     special_project_manager: text('special_project_manager'),
+    /** Seller settings (spec §3): the header logo (an upload's URL) and the custom stylesheet. */
+    default_client_header_logo: text('default_client_header_logo'),
+    custom_css: text('custom_css').notNull().default(''),
     extra_information: jsonb('extra_information')
       .$type<Record<string, unknown>>()
       .notNull()

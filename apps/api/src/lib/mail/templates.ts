@@ -170,3 +170,53 @@ export function memberAddedMail(
     ],
   });
 }
+
+/** What a data export is of, as its mails name it. */
+export type ExportSubject = { kind: 'user' } | { kind: 'organization'; name: string };
+
+const exportNoun = (subject: ExportSubject) =>
+  subject.kind === 'user' ? 'your data' : `the data of ${subject.name}`;
+
+/**
+ * A data export is ready: the link downloads the archive itself (its token is the credential)
+ * until `expiresAt`; the settings page offers the same file.
+ */
+export function dataExportReadyMail(
+  ctx: MailContext,
+  to: string,
+  firstName: string,
+  input: { subject: ExportSubject; url: string; expiresAt: Date; settingsPath: string },
+) {
+  const base = ctx.publicUrl.replace(/\/+$/, '');
+  const until = `${input.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return layout(ctx, to, `Your ${ctx.brand} data export is ready`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [
+      `The export of ${exportNoun(input.subject)} you asked for is ready: one zip archive, with a README.txt that describes its files.`,
+      `The link works until ${until}; after that the archive is deleted and you can ask for a new export.`,
+    ],
+    links: [
+      { label: 'Download the archive', url: input.url },
+      { label: 'Your exports in the settings', url: `${base}${input.settingsPath}` },
+    ],
+    footer: 'If you did not ask for this export, change your password and write to us.',
+  });
+}
+
+/** A data export could not be built (after its retries): no archive, ask again. */
+export function dataExportFailedMail(
+  ctx: MailContext,
+  to: string,
+  firstName: string,
+  input: { subject: ExportSubject; settingsPath: string },
+) {
+  const base = ctx.publicUrl.replace(/\/+$/, '');
+  return layout(ctx, to, `Your ${ctx.brand} data export could not be made`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [
+      `The export of ${exportNoun(input.subject)} you asked for could not be built, even after several attempts. Nothing was kept.`,
+      'Please ask for a new export in the settings; if it fails again, write to us.',
+    ],
+    links: [{ label: 'Your exports in the settings', url: `${base}${input.settingsPath}` }],
+  });
+}

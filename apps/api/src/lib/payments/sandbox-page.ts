@@ -4,6 +4,8 @@
  * and tied to their field. What was typed as card number or security code is never written back.
  */
 
+import { formatMoney } from '../money.ts';
+
 const escapeHtml = (s: string) =>
   s
     .replaceAll('&', '&amp;')
@@ -11,14 +13,6 @@ const escapeHtml = (s: string) =>
     .replaceAll('>', '&gt;')
     .replaceAll('"', '&quot;')
     .replaceAll("'", '&#39;');
-
-export function formatAmount(amount: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount / 100);
-  } catch {
-    return `${(amount / 100).toFixed(2)} ${currency.toUpperCase()}`;
-  }
-}
 
 const STYLE = `
 body{font-family:system-ui,sans-serif;background:#f1f3f5;color:#212529;margin:0;padding:2rem 1rem}
@@ -71,7 +65,7 @@ export function checkoutPage(
     `Pay ${checkout.brand}`,
     `<h1>${paying ? `Pay ${escapeHtml(checkout.brand)}` : 'Add a card'}</h1>
 <p>${escapeHtml(checkout.description)}</p>
-<p class="amount">${paying ? escapeHtml(formatAmount(checkout.amount, checkout.currency)) : 'Nothing is charged now'}</p>
+<p class="amount">${paying ? escapeHtml(formatMoney(checkout.amount, checkout.currency)) : 'Nothing is charged now'}</p>
 <p class="note">Sandbox: no money moves. 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined;
 4000 0000 0000 9995 has insufficient funds. Any future expiry date and any 3 digits.</p>
 <form method="post" action="${escapeHtml(checkout.action)}">
@@ -82,7 +76,7 @@ ${field('cvc', 'Security code (CVC)', 'inputmode="numeric" autocomplete="cc-csc"
 </div>
 ${field('name', 'Name on card', 'autocomplete="cc-name" maxlength="200" required', state.name)}
 <div class="actions">
-<button type="submit" class="pay" name="action" value="pay">${paying ? `Pay ${escapeHtml(formatAmount(checkout.amount, checkout.currency))}` : 'Save card'}</button>
+<button type="submit" class="pay" name="action" value="pay">${paying ? `Pay ${escapeHtml(formatMoney(checkout.amount, checkout.currency))}` : 'Save card'}</button>
 <button type="submit" class="cancel" name="action" value="cancel" formnovalidate>Cancel</button>
 </div>
 </form>`,

@@ -1,5 +1,6 @@
 import {
   activityCreateSchema,
+  activityExportQuerySchema,
   activityListQuerySchema,
   activityPageSchema,
   activitySchema,
@@ -9,6 +10,7 @@ import { z } from 'zod';
 import type { App } from '../../context.ts';
 import { requireActor } from '../access/index.ts';
 import { requireAuth } from '../auth/index.ts';
+import { countExport, EXPORT_CONTENT_TYPES, exportFileName, exportStream } from './export.ts';
 import { listOrganizationActivities, reportActivity } from './service.ts';
 
 const tags = ['activities'];
@@ -59,5 +61,31 @@ export async function activityRoutes(app: App): Promise<void> {
     },
     handler: async (request) =>
       listOrganizationActivities(ctx, requireActor(request).organization.id, request.query),
+  });
+
+  app.get('/v1/organizations/:orgId/activities/export/', {
+    config: { access: { organization: 'orgId', permission: 'organization.activities.read' } },
+    schema: {
+      tags,
+      summary:
+        'The organization’s activities as a download (OWNER and ADMIN): CSV or JSON Lines, newest first, streamed; the log’s filters and a date range (YYYY-MM-DD, UTC, inclusive); X-Export-Count says how many rows come',
+      security,
+      params: z.strictObject({ orgId: z.uuid() }),
+      querystring: activityExportQuerySchema,
+      // The file itself is not JSON; errors before it starts answer the usual shape.
+    },
+    handler: async (request, reply) => {
+      const { organization } = requireActor(request);
+      const count = await countExport(ctx.db, organization.id, request.query);
+      return reply
+        .header('content-type', EXPORT_CONTENT_TYPES[request.query.format])
+        .header(
+          'content-disposition',
+          `attachment; filename="${exportFileName(organization.name, request.query)}"`,
+        )
+        .header('x-export-count', String(count))
+        .header('cache-control', 'private, no-store')
+        .send(exportStream(ctx.database, organization.id, request.query));
+    },
   });
 }

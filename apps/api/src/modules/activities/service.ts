@@ -7,10 +7,11 @@ import {
   type ActivityObjectType,
   type Paginated,
 } from '@portolan/contract';
-import { and, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { activities, users } from '../../db/schema/index.ts';
+import { days } from '../../lib/clock.ts';
 import { notFound } from '../../lib/errors.ts';
 import { findActor } from '../access/index.ts';
 import type { AuthState } from '../auth/index.ts';
@@ -115,22 +116,26 @@ export async function reportActivity(
 }
 
 /**
- * An organization's activity log, newest first, in one query (the total rides along as a window
- * count; a page past the end costs a second, counting query). `key` searches the user's names and
- * e-mail, and the labels of the modules concerned (MODULE_NAMES).
+ * What the log and the export filter on: the organization's live activities, an action, a search
+ * `key` over the user's names and e-mail and the modules' labels (so the users table is joined),
+ * and for the export whole days (UTC, both included).
  */
-export async function listOrganizationActivities(
-  ctx: AppContext,
+export function activityFilter(
   organizationId: string,
-  query: ActivityListQuery,
-): Promise<Paginated<Activity>> {
+  query: { action?: ActivityAction; key?: string; from_date?: string; to_date?: string },
+): SQL | undefined {
   const key = query.key?.trim();
   const pattern = key ? `%${key.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const modules = key ? modulesMatching(key) : [];
-  const where = and(
+  const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
+  return and(
     eq(activities.organization_id, organizationId),
     isNull(activities.deleted_at),
     query.action ? eq(activities.action, query.action) : undefined,
+    query.from_date ? gte(activities.created_at, dayStart(query.from_date)) : undefined,
+    query.to_date
+      ? lt(activities.created_at, new Date(dayStart(query.to_date).getTime() + days(1)))
+      : undefined,
     pattern
       ? or(
           ilike(users.email, pattern),
@@ -141,6 +146,19 @@ export async function listOrganizationActivities(
         )
       : undefined,
   );
+}
+
+/**
+ * An organization's activity log, newest first, in one query (the total rides along as a window
+ * count; a page past the end costs a second, counting query). `key` searches the user's names and
+ * e-mail, and the labels of the modules concerned (MODULE_NAMES).
+ */
+export async function listOrganizationActivities(
+  ctx: AppContext,
+  organizationId: string,
+  query: ActivityListQuery,
+): Promise<Paginated<Activity>> {
+  const where = activityFilter(organizationId, query);
   const rows = await ctx.db
     .select({
       activity: activities,

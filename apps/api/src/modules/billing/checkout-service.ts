@@ -44,22 +44,41 @@ export function checkoutLinks(
 ): { successUrl: string; cancelUrl: string } {
   const base = `${ctx.config.publicUrl}/ps/organization-settings/${row.organization_id}/billing`;
   const query = `?checkout=${row.id}`;
-  return row.kind === 'SUBSCRIPTION'
-    ? { successUrl: `${base}/subscription${query}`, cancelUrl: `${base}/plans${query}` }
-    : { successUrl: `${base}/cards${query}`, cancelUrl: `${base}/cards${query}` };
+  const [success, cancel] = BACK_TO[row.kind];
+  return { successUrl: `${base}/${success}${query}`, cancelUrl: `${base}/${cancel}${query}` };
 }
 
-/** What the hosted page says is being bought. */
+/** The billing pages a checkout's browser comes back to: on payment, and on giving up. */
+const BACK_TO: Record<CheckoutKind, [string, string]> = {
+  SUBSCRIPTION: ['subscription', 'plans'],
+  PAYMENT_METHOD: ['cards', 'cards'],
+  TOP_UP: ['history', 'fund-packages'],
+};
+
+/** What the hosted page says is being bought (for checkouts made before it was stored). */
 export function describeCheckout(kind: CheckoutKind, plan: PlanRow | undefined): string {
   if (kind === 'PAYMENT_METHOD' || !plan) return 'Add a card for future payments';
-  return `${plan.name} plan, ${plan.period === 'year' ? 'yearly' : 'monthly'}`;
+  return planDescription(plan);
 }
 
-async function openHostedCheckout(
+export const planDescription = (plan: PlanRow) =>
+  `${plan.name} plan, ${plan.period === 'year' ? 'yearly' : 'monthly'}`;
+
+/** What a checkout sells: a plan's period, a fund package's credit, or nothing (a card). */
+export interface CheckoutItem {
+  kind: CheckoutKind;
+  amount: number;
+  currency: string;
+  description: string;
+  planId?: string;
+  fundPackageId?: string;
+  credit?: number;
+}
+
+export async function openHostedCheckout(
   ctx: AppContext,
   actor: Actor,
-  kind: CheckoutKind,
-  plan: PlanRow | undefined,
+  item: CheckoutItem,
 ): Promise<Checkout> {
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + CHECKOUT_LIFETIME_MS);
@@ -67,10 +86,13 @@ async function openHostedCheckout(
     .insert(checkouts)
     .values({
       organization_id: actor.organization.id,
-      kind,
-      plan_id: plan?.id ?? null,
-      amount: plan?.price ?? 0,
-      currency: plan?.currency ?? 'usd',
+      kind: item.kind,
+      plan_id: item.planId ?? null,
+      fund_package_id: item.fundPackageId ?? null,
+      credit: item.credit ?? null,
+      amount: item.amount,
+      currency: item.currency,
+      description: item.description,
       created_by: actor.userId,
       expires_at: expiresAt,
     })
@@ -80,12 +102,12 @@ async function openHostedCheckout(
   try {
     hosted = await ctx.payments.openCheckout({
       checkoutId: row!.id,
-      mode: kind === 'SUBSCRIPTION' ? 'payment' : 'setup',
+      mode: item.kind === 'PAYMENT_METHOD' ? 'setup' : 'payment',
       organizationId: actor.organization.id,
       customerRef: existing?.subscription.gateway_customer_ref ?? null,
       amount: row!.amount,
       currency: row!.currency,
-      description: describeCheckout(kind, plan),
+      description: item.description,
       ...checkoutLinks(ctx, row!),
       expiresAt,
     });
@@ -147,12 +169,23 @@ export async function startSubscriptionCheckout(
       ErrorCode.ALREADY_SUBSCRIBED,
       'This organization already has a subscription: change its plan instead.',
     );
-  return openHostedCheckout(ctx, actor, 'SUBSCRIPTION', plan);
+  return openHostedCheckout(ctx, actor, {
+    kind: 'SUBSCRIPTION',
+    planId: plan.id,
+    amount: plan.price,
+    currency: plan.currency,
+    description: planDescription(plan),
+  });
 }
 
 /** POST …/payment-methods/checkout/: a hosted page that only keeps a card (nothing charged). */
 export async function startCardCheckout(ctx: AppContext, actor: Actor): Promise<Checkout> {
-  return openHostedCheckout(ctx, actor, 'PAYMENT_METHOD', undefined);
+  return openHostedCheckout(ctx, actor, {
+    kind: 'PAYMENT_METHOD',
+    amount: 0,
+    currency: 'usd',
+    description: describeCheckout('PAYMENT_METHOD', undefined),
+  });
 }
 
 /** GET …/checkout/{checkoutId}/: the outcome after the browser came back. */

@@ -1,14 +1,16 @@
-import { ErrorCode } from '@portolan/contract';
+import { ErrorCode, invoiceNumberText } from '@portolan/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { checkouts, gatewayEvents, paymentMethods, subscriptions } from '../../db/schema/index.ts';
 import { badRequest } from '../../lib/errors.ts';
 import type { GatewayEvent } from '../../lib/payments/gateway.ts';
+import { lockAccount } from './account.ts';
 import { recordInvoice } from './invoices.ts';
+import { appendEntry } from './ledger.ts';
 import { addPeriod } from './renewal.ts';
 import { findPlanById } from './subscription-repo.ts';
-import type { CheckoutRow } from './checkout-service.ts';
+import { planDescription, type CheckoutRow } from './checkout-service.ts';
 
 /**
  * The one place where a gateway's word changes the portal (webhook and sandbox alike). Each
@@ -136,7 +138,7 @@ async function completeCheckout(
         set: values,
       })
       .returning({ id: subscriptions.id });
-    const description = `${plan.name} plan, ${plan.period === 'year' ? 'yearly' : 'monthly'}`;
+    const description = planDescription(plan);
     await recordInvoice(tx, {
       organizationId: checkout.organization_id,
       subscriptionId: subscription!.id,
@@ -169,8 +171,44 @@ async function completeCheckout(
         .where(and(ofOrganization, isNull(subscriptions.gateway_customer_ref)));
     }
   }
+  if (checkout.kind === 'TOP_UP') await creditTopUp(tx, checkout, event);
   await tx
     .update(checkouts)
     .set({ status: 'COMPLETE', failure_message: null })
     .where(eq(checkouts.id, checkout.id));
+}
+
+/**
+ * A paid fund package: its invoice, then the credit on the balance, in the event's transaction.
+ * A crash anywhere before the commit leaves neither (and the event unrecorded, so the gateway's
+ * redelivery applies it); the ledger's unique checkout_id makes a second credit impossible.
+ */
+async function creditTopUp(
+  tx: Tx,
+  checkout: CheckoutRow,
+  event: Extract<GatewayEvent, { type: 'checkout.completed' }>,
+): Promise<void> {
+  if (checkout.credit === null) throw new Error(`top-up checkout ${checkout.id} has no credit`);
+  const invoice = await recordInvoice(tx, {
+    organizationId: checkout.organization_id,
+    subscriptionId: null,
+    kind: 'TOP_UP',
+    status: 'PAID',
+    amount: event.amount,
+    currency: checkout.currency,
+    description: checkout.description,
+    lines: [{ description: checkout.description, amount: event.amount }],
+    gatewayRef: event.chargeRef ?? event.checkoutRef,
+  });
+  const account = await lockAccount(tx, checkout.organization_id);
+  await appendEntry(tx, account, {
+    type: 'top-up',
+    amount: checkout.credit,
+    description: checkout.description,
+    reference: invoice ? invoiceNumberText(invoice.number) : '',
+    source: 'payment',
+    createdBy: checkout.created_by,
+    checkoutId: checkout.id,
+    invoiceId: invoice?.id ?? null,
+  });
 }

@@ -15,6 +15,7 @@ import { CHARGE_FAILURE_MESSAGES } from '../../lib/payments/gateway.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../access/index.ts';
 import { recordInvoice } from './invoices.ts';
+import { listBalanceServices } from './wallet-service.ts';
 import { addPeriod, defaultCard, formatDay } from './renewal.ts';
 import {
   countUsage,
@@ -72,7 +73,10 @@ async function planChange(
       ErrorCode.PLAN_NOT_SELF_SERVE,
       'The Custom plan is arranged with our sales team.',
     );
-  const plan = await findPlan(conn, app, choice.plan);
+  const [plan, services] = await Promise.all([
+    findPlan(conn, app, choice.plan),
+    listBalanceServices(conn, app),
+  ]);
   if (!plan) throw notFound('No such plan.');
   if (!plan.self_serve)
     throw conflict(ErrorCode.PLAN_NOT_SELF_SERVE, 'This plan is arranged with our sales team.');
@@ -136,7 +140,7 @@ async function planChange(
     periodEnd,
     preview: {
       change,
-      plan: toPlanDto(plan),
+      plan: toPlanDto(plan, services),
       invoice: {
         lines,
         subtotal,

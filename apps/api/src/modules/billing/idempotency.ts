@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
 import { ErrorCode, IDEMPOTENCY_HEADER, idempotencyKeySchema } from '@portolan/contract';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { idempotencyKeys } from '../../db/schema/index.ts';
 import { conflict, fieldError } from '../../lib/errors.ts';
+import { requireActor } from '../access/index.ts';
 
 /**
  * Paying calls take an Idempotency-Key: the first request with a key runs and its answer is
@@ -109,4 +111,33 @@ export async function withIdempotency<T>(
       );
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/** The header schema of a paying route (the OpenAPI document shows it; the key is checked here). */
+export const idempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .describe('Required: 1–255 visible ASCII characters; a replay returns the first answer'),
+});
+
+/** Runs a paying POST once per Idempotency-Key and answers its (first) result, 201. */
+export async function idempotent<T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  run: () => Promise<T>,
+) {
+  const actor = requireActor(request);
+  const answer = await withIdempotency(
+    ctx,
+    {
+      organizationId: actor.organization.id,
+      userId: actor.userId,
+      key: idempotencyKeyOf(request),
+      fingerprint: fingerprintOf(request),
+    },
+    async () => ({ status: 201, body: await run() }),
+  );
+  return reply.code(answer.status).send(answer.body);
 }

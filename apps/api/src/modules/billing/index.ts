@@ -1,22 +1,27 @@
 // The billing module's face: plans, subscriptions, checkouts, cards, plan changes and renewals,
+// the wallet (fund packages, balance, ledger, charges) and invoices,
 // and the plan limits other modules check (clients: workspaces; members, invitations: users).
 import type { App } from '../../context.ts';
 import { planChangeRoutes } from './plan-change-routes.ts';
 import { planRoutes } from './plans-routes.ts';
 import { billingRoutes } from './routes.ts';
 import { sandboxRoutes } from './sandbox-routes.ts';
+import { walletRoutes } from './wallet-routes.ts';
 
 export { assertPlanRoom } from './limits.ts';
 export { startTrial } from './trial.ts';
 export { handleGatewayEvent, receiveGatewayEvent } from './events.ts';
 export { fingerprintOf, idempotencyKeyOf, withIdempotency } from './idempotency.ts';
 export { runRenewals, startRenewalJob, type RenewalJob } from './renewal.ts';
+export { recordInvoice } from './invoices.ts';
+export { adjustBalance } from './wallet-service.ts';
 
 /** The module's routes (registered by app.ts through MODULES). */
 export async function billingModule(app: App): Promise<void> {
   await app.register(planRoutes);
   await app.register(billingRoutes);
   await app.register(planChangeRoutes);
+  await app.register(walletRoutes);
   // Encapsulated: the sandbox page's form parser stays with it.
   await app.register(sandboxRoutes);
 }

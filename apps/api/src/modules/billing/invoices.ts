@@ -1,12 +1,17 @@
-import type { InvoiceKind } from '@portolan/contract';
-import type { Tx } from '../../db/client.ts';
-import { invoices } from '../../db/schema/index.ts';
+import { invoiceNumberText, type InvoiceDetail, type InvoiceKind } from '@portolan/contract';
+import { and, desc, eq } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { billingAccounts, invoices } from '../../db/schema/index.ts';
+import { pageFromRows, rowsOf, windowTotal, type PageQuery } from '../../lib/pagination.ts';
+import { lockAccount } from './account.ts';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 
 /**
- * Records a payment (or a failed attempt) in the transaction of the change it paid for. One
- * invoice per payment: a second record of the same gateway charge is ignored (undefined).
+ * Records a payment (or a failed attempt) in the transaction of the change it paid for, with the
+ * organization's next invoice number (gapless: taken under the account's row lock, and only
+ * moved on when the invoice is written). One invoice per payment: a second record of the same
+ * gateway charge is ignored (undefined).
  */
 export async function recordInvoice(
   tx: Tx,
@@ -22,11 +27,20 @@ export async function recordInvoice(
     gatewayRef: string | null;
   },
 ): Promise<InvoiceRow | undefined> {
+  const account = await lockAccount(tx, invoice.organizationId);
+  if (invoice.gatewayRef !== null) {
+    const [known] = await tx
+      .select({ id: invoices.id })
+      .from(invoices)
+      .where(eq(invoices.gateway_ref, invoice.gatewayRef));
+    if (known) return undefined;
+  }
   const [row] = await tx
     .insert(invoices)
     .values({
       organization_id: invoice.organizationId,
       subscription_id: invoice.subscriptionId,
+      number: account.next_invoice_number,
       kind: invoice.kind,
       status: invoice.status,
       amount: invoice.amount,
@@ -37,5 +51,57 @@ export async function recordInvoice(
     })
     .onConflictDoNothing({ target: invoices.gateway_ref })
     .returning();
+  if (row) {
+    await tx
+      .update(billingAccounts)
+      .set({ next_invoice_number: account.next_invoice_number + 1 })
+      .where(eq(billingAccounts.organization_id, invoice.organizationId));
+  }
+  return row;
+}
+
+export function toInvoiceDto(row: InvoiceRow): InvoiceDetail {
+  return {
+    id: row.id,
+    number: invoiceNumberText(row.number),
+    kind: row.kind,
+    status: row.status,
+    description: row.description,
+    lines: row.lines,
+    subtotal: row.lines.reduce((sum, line) => sum + line.amount, 0),
+    total: row.amount,
+    currency: row.currency,
+    created: row.created_at.toISOString(),
+  };
+}
+
+/** GET …/invoices/: newest first; one statement per page (the total rides along). */
+export async function listInvoices(db: Db, organizationId: string, query: PageQuery) {
+  const mine = eq(invoices.organization_id, organizationId);
+  const rows = await db
+    .select({ invoice: invoices, total: windowTotal })
+    .from(invoices)
+    .where(mine)
+    .orderBy(desc(invoices.number))
+    .limit(rowsOf(query).limit)
+    .offset(rowsOf(query).offset);
+  return pageFromRows(
+    query,
+    rows,
+    (r) => toInvoiceDto(r.invoice),
+    async () => db.$count(invoices, mine),
+  );
+}
+
+/** One invoice of the organization (another organization's is not found). */
+export async function findInvoice(
+  db: Db,
+  organizationId: string,
+  invoiceId: string,
+): Promise<InvoiceRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.organization_id, organizationId)));
   return row;
 }

@@ -10,6 +10,7 @@ import type { App } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { pageOf, offsetOf } from '../../lib/pagination.ts';
 import { findPlan, listPlans, toPlanDto } from './subscription-repo.ts';
+import { listBalanceServices } from './wallet-service.ts';
 
 const tags = ['billing'];
 const security = [{ bearerAuth: [] }];
@@ -34,9 +35,12 @@ export async function planRoutes(app: App): Promise<void> {
       },
     },
     handler: async (request) => {
-      const plan = await findPlan(ctx.db, ctx.config.appProfile, request.params.type);
+      const [plan, services] = await Promise.all([
+        findPlan(ctx.db, ctx.config.appProfile, request.params.type),
+        listBalanceServices(ctx.db, ctx.config.appProfile),
+      ]);
       if (!plan) throw notFound('No such plan.');
-      return toPlanDto(plan);
+      return toPlanDto(plan, services);
     },
   });
 
@@ -44,7 +48,8 @@ export async function planRoutes(app: App): Promise<void> {
     config: { access: signedIn },
     schema: {
       tags,
-      summary: 'The enabled plans of an app profile, in their order (page 1, 99 by default)',
+      summary:
+        'The enabled plans of an app profile, in their order, with the services each includes (page 1, 99 by default)',
       security,
       params: appParamsSchema,
       querystring: planConfigQuerySchema,
@@ -52,10 +57,18 @@ export async function planRoutes(app: App): Promise<void> {
     },
     handler: async (request) => {
       // A handful of plans: one statement, paged here.
-      const rows = await listPlans(ctx.db, request.params.app);
+      const [rows, services] = await Promise.all([
+        listPlans(ctx.db, request.params.app),
+        listBalanceServices(ctx.db, request.params.app),
+      ]);
       const { query } = request;
       const offset = offsetOf(query);
-      return pageOf(rows.length, query, rows.slice(offset, offset + query.limit).map(toPlanDto));
+      const page = rows.slice(offset, offset + query.limit);
+      return pageOf(
+        rows.length,
+        query,
+        page.map((plan) => toPlanDto(plan, services)),
+      );
     },
   });
 }

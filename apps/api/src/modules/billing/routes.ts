@@ -9,18 +9,16 @@ import {
   paymentMethodListSchema,
   planChoiceSchema,
   subscriptionListQuerySchema,
-  type Checkout,
 } from '@portolan/contract';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { App, AppContext } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { SANDBOX_SIGNATURE_HEADER } from '../../lib/payments/sandbox.ts';
 import { requireActor } from '../access/index.ts';
 import { requireAuth } from '../auth/index.ts';
 import { getCheckout, startCardCheckout, startSubscriptionCheckout } from './checkout-service.ts';
 import { receiveGatewayEvent } from './events.ts';
-import { fingerprintOf, idempotencyKeyOf, withIdempotency } from './idempotency.ts';
+import { idempotencyHeaders, idempotent } from './idempotency.ts';
 import {
   listPaymentMethods,
   removePaymentMethod,
@@ -37,33 +35,6 @@ const errors = {
   403: errorBodySchema,
   404: errorBodySchema,
 };
-const idempotencyHeaders = z.object({
-  'idempotency-key': z
-    .string()
-    .optional()
-    .describe('Required: 1–255 visible ASCII characters; a replay returns the first answer'),
-});
-
-/** Runs a paying POST once per Idempotency-Key and answers its (first) result. */
-async function idempotent(
-  ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  run: () => Promise<Checkout>,
-) {
-  const actor = requireActor(request);
-  const answer = await withIdempotency(
-    ctx,
-    {
-      organizationId: actor.organization.id,
-      userId: actor.userId,
-      key: idempotencyKeyOf(request),
-      fingerprint: fingerprintOf(request),
-    },
-    async () => ({ status: 201, body: await run() }),
-  );
-  return reply.code(answer.status).send(answer.body);
-}
 
 /**
  * Billing I (spec §7 "Billing"): subscribing through a hosted checkout, the caller's

@@ -117,7 +117,7 @@ export async function sandboxRoutes(app: App): Promise<void> {
     ref: string,
   ) => ({
     brand,
-    description: describeCheckout(checkout.kind, plan),
+    description: checkout.description || describeCheckout(checkout.kind, plan),
     amount: checkout.amount,
     currency: checkout.currency,
     action: `${SANDBOX_CHECKOUT_PATH}${ref}/`,

@@ -12,7 +12,14 @@ type Conn = Db | Tx;
 export type PlanRow = typeof plans.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 
-export function toPlanDto(row: PlanRow): Plan {
+/**
+ * A plan as the API shows it, with the services (of `services`, the app profile's balance
+ * services) that it includes at no charge.
+ */
+export function toPlanDto(
+  row: PlanRow,
+  services: readonly { key: string; name: string; included_in: PlanType[] }[],
+): Plan {
   return {
     id: row.id,
     type: row.type,
@@ -26,6 +33,9 @@ export function toPlanDto(row: PlanRow): Plan {
     order: row.sort_order,
     self_serve: row.self_serve,
     config: row.config,
+    included_services: services
+      .filter((s) => s.included_in.includes(row.type))
+      .map((s) => ({ key: s.key, name: s.name })),
   };
 }
 

@@ -25,6 +25,7 @@ import { ActivityAction, recordActivity } from '../activities/index.ts';
 import type { AuthState } from '../auth/index.ts';
 import { isOwnUploadUrl } from '../uploads/index.ts';
 import { assertWorkspaceLimit } from './limits.ts';
+import { checkManagerChange, withManagers } from './managers.ts';
 import {
   grantWorkspaceAccess,
   isUniqueViolation,
@@ -173,15 +174,20 @@ export async function createClientIn(
 // ---- one workspace ----------------------------------------------------------------------------
 
 export async function getClient(ctx: AppContext, actor: ClientActor): Promise<Client> {
-  return toClientDto(actor.client, await listModules(ctx.db, actor.client.id), roleOf(actor));
+  const dto = toClientDto(actor.client, await listModules(ctx.db, actor.client.id), roleOf(actor));
+  return withManagers(ctx, actor, dto, actor.client);
 }
 
-/** Changes name, logo or button colour; a name of another live workspace is 409. */
+/**
+ * Changes name, logo or button colour (and, for internal users only, the managers: managers.ts);
+ * a name of another live workspace is 409.
+ */
 export async function updateClient(
   ctx: AppContext,
   actor: ClientActor,
-  patch: ClientUpdate,
+  input: ClientUpdate,
 ): Promise<Client> {
+  const patch = checkManagerChange(ctx, actor, input);
   const current = actor.client;
   const changes = Object.fromEntries(
     Object.entries(patch).filter(
@@ -218,7 +224,8 @@ export async function updateClient(
     throw err;
   }
   if (!row) throw notFound();
-  return toClientDto(row, await listModules(ctx.db, row.id), roleOf(actor));
+  const dto = toClientDto(row, await listModules(ctx.db, row.id), roleOf(actor));
+  return withManagers(ctx, actor, dto, row);
 }
 
 /** Soft delete: the name is free again for a new workspace. */

@@ -25,7 +25,18 @@ export function publicConfig(ctx: App['ctx']): PublicConfig {
       modern_look: config.features.modernLook,
       analytics: config.features.analytics,
     },
+    analytics: analyticsSink(config),
   };
+}
+
+/**
+ * Where the browser sends analytics (spec §1): only with FEATURE_ANALYTICS on and both
+ * ANALYTICS_ID and ANALYTICS_URL set; otherwise null and the web app sends nothing at all.
+ * The CSP's connect-src allows the sink's origin under the same condition (plugins/security.ts).
+ */
+export function analyticsSink(config: App['ctx']['config']): { id: string; url: string } | null {
+  const { id, url } = config.analytics;
+  return config.features.analytics && id && url ? { id, url } : null;
 }
 
 export async function systemRoutes(app: App): Promise<void> {

@@ -1,11 +1,29 @@
-import { errorBodySchema, userSchema, userUpdateSchema } from '@portolan/contract';
-import type { App } from '../../context.ts';
+import {
+  errorBodySchema,
+  isEmailInDomains,
+  userSchema,
+  userUpdateSchema,
+  type User,
+} from '@portolan/contract';
+import type { App, AppContext } from '../../context.ts';
 import { requireAuth } from '../auth/index.ts';
-import { toUserDto } from './repo.ts';
+import { toUserDto, type UserFromConfig } from './repo.ts';
 import { updateUser } from './service.ts';
 
 const tags = ['auth'];
 const secured = [{ bearerAuth: [] }];
+
+/**
+ * The user as answered: the row's fields and what the e-mail domain means under this
+ * configuration (spec §1 custom shipment template, §6 internal staff). The domain lists stay here.
+ */
+function userInfo(ctx: AppContext, dto: Omit<User, UserFromConfig>): User {
+  return {
+    ...dto,
+    custom_shipment_template: isEmailInDomains(dto.email, ctx.config.customTemplateEmailDomains),
+    is_internal: isEmailInDomains(dto.email, ctx.config.internalEmailDomains),
+  };
+}
 
 /** The signed-in user's own account: GET and PATCH /v1/rest-auth/user/. */
 export async function accountRoutes(app: App): Promise<void> {
@@ -19,7 +37,7 @@ export async function accountRoutes(app: App): Promise<void> {
       security: secured,
       response: { 200: userSchema, 401: errorBodySchema },
     },
-    handler: async (request) => toUserDto(requireAuth(request).user),
+    handler: async (request) => userInfo(ctx, toUserDto(requireAuth(request).user)),
   });
 
   app.patch('/v1/rest-auth/user/', {
@@ -32,6 +50,7 @@ export async function accountRoutes(app: App): Promise<void> {
       body: userUpdateSchema,
       response: { 200: userSchema, 400: errorBodySchema, 401: errorBodySchema },
     },
-    handler: async (request) => updateUser(ctx, requireAuth(request).user, request.body),
+    handler: async (request) =>
+      userInfo(ctx, await updateUser(ctx, requireAuth(request).user, request.body)),
   });
 }

@@ -28,8 +28,11 @@ export async function findUserById(db: Db | Tx, id: string, opts: { lock?: boole
   return row;
 }
 
-/** The public shape of a user (GET /v1/rest-auth/user/). */
-export function toUserDto(row: UserRow): User {
+/** What the answer adds from configuration (account-routes.ts `userInfo`). */
+export type UserFromConfig = 'custom_shipment_template' | 'is_internal';
+
+/** The public shape of a user (GET /v1/rest-auth/user/), before what configuration adds. */
+export function toUserDto(row: UserRow): Omit<User, UserFromConfig> {
   return {
     user_id: row.id,
     pk: row.id,

@@ -25,6 +25,9 @@ import { ChannelMenu, SettingsGears, WorkspaceMenu } from './TenancyMenus';
 import { useToastArea } from './toast-area';
 import { UserMenu } from './UserMenu';
 import { NotificationBell } from '../../features/notifications/components/NotificationBell';
+import { ReleaseNotesToggle } from '../../features/release-notes/components/ReleaseNotesToggle';
+import { WorkspaceBranding } from '../../features/workspace-settings/components/WorkspaceBranding';
+import { CredentialAlert } from '../../features/credentials/components/CredentialAlert';
 
 const DASHBOARD_RE = /^\/ps\/(?:[^/]+\/)?dashboard\/?$/;
 
@@ -123,6 +126,7 @@ export function AppLayout() {
                 <LogoMark size={30} />
               </Group>
             </UnstyledButton>
+            <WorkspaceBranding />
             <Group gap={4} wrap="nowrap" ml={{ base: 0, sm: 'md' }}>
               <WorkspaceMenu />
               <ChannelMenu />
@@ -130,6 +134,7 @@ export function AppLayout() {
             </Group>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            <ReleaseNotesToggle />
             <NotificationBell />
             <UserMenu />
           </Group>
@@ -166,6 +171,7 @@ export function AppLayout() {
         <AppBreadcrumbs />
         <ModalsProvider labels={{ confirm: 'Confirm', cancel: 'Cancel' }}>
           <WorkspaceGuard>
+            <CredentialAlert />
             <Outlet />
           </WorkspaceGuard>
         </ModalsProvider>

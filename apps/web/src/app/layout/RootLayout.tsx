@@ -1,6 +1,7 @@
 import { BRAND } from '@portolan/contract';
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useMatches, useNavigation } from 'react-router';
+import { useAnalyticsPageViews } from '../../lib/analytics';
 import { trackRequest } from '../../lib/loading-store';
 import { titleOf } from '../route-handle';
 
@@ -29,6 +30,7 @@ function useNavigationProgress() {
 export function RootLayout() {
   useDocumentTitle();
   useNavigationProgress();
+  useAnalyticsPageViews();
   return (
     <>
       <Outlet />

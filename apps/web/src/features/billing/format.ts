@@ -6,21 +6,41 @@ import {
   type SubscriptionStatus,
 } from '@portolan/contract';
 
+/** A currency's Intl format, or null for a code Intl does not know. */
+function moneyFormat(code: string, signed: boolean): Intl.NumberFormat | null {
+  try {
+    return new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: code,
+      ...(signed && { signDisplay: 'exceptZero' as const }),
+    });
+  } catch {
+    return null;
+  }
+}
+
+function money(minor: number, currency: string, signed: boolean): string {
+  const code = currency.toUpperCase();
+  const format = moneyFormat(code, signed);
+  if (!format) {
+    // An unknown code: the amount as cents with the code, rather than nothing.
+    const sign = signed && minor > 0 ? '+' : '';
+    return `${sign}${(minor / 100).toFixed(2)} ${code}`;
+  }
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  return format.format(minor / 10 ** digits);
+}
+
 /**
  * Money of the API (an integer of minor units) in the currency's own format. The minor unit is
  * the currency's: cents for USD, none for JPY.
  */
-export function formatMoney(minor: number, currency: string): string {
-  const code = currency.toUpperCase();
-  try {
-    const format = new Intl.NumberFormat('en-US', { style: 'currency', currency: code });
-    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-    return format.format(minor / 10 ** digits);
-  } catch {
-    // An unknown code: the amount as cents with the code, rather than nothing.
-    return `${(minor / 100).toFixed(2)} ${code}`;
-  }
-}
+export const formatMoney = (minor: number, currency: string): string =>
+  money(minor, currency, false);
+
+/** A movement of the balance, its sign always shown: "+$50.00", "-$2.50" (zero has none). */
+export const formatSignedMoney = (minor: number, currency: string): string =>
+  money(minor, currency, true);
 
 export const perPeriod = (period: 'month' | 'year') => (period === 'month' ? 'month' : 'year');
 

@@ -8,7 +8,7 @@ const handle = (h: RouteHandle) => h;
 /**
  * billing/ under ps/organization-settings/:orgId (app/router.tsx hands it to the organization
  * settings as an extra child, so it sits inside their layout and tabs): subscription (the index),
- * dashboard, plans and cards. History and fund packages come later.
+ * dashboard, plans, cards, history (invoices and balance movements) and fund packages (add funds).
  */
 export function billingRoutes(lazyPage: LazyPage): RouteObject[] {
   return [
@@ -51,6 +51,24 @@ export function billingRoutes(lazyPage: LazyPage): RouteObject[] {
             name: 'ps-BillingCardManagement',
           }),
           lazy: lazyPage(() => import('./pages/CardsPage').then((m) => m.CardsPage)),
+        },
+        {
+          path: 'history',
+          handle: handle({
+            title: 'Billing History',
+            crumb: 'History',
+            name: 'ps-BillingHistory',
+          }),
+          lazy: lazyPage(() => import('./pages/HistoryPage').then((m) => m.HistoryPage)),
+        },
+        {
+          path: 'fund-packages',
+          handle: handle({
+            title: 'Billing Add Funds',
+            crumb: 'Add funds',
+            name: 'ps-BillingAddFunds',
+          }),
+          lazy: lazyPage(() => import('./pages/AddFundsPage').then((m) => m.AddFundsPage)),
         },
       ],
     },

@@ -1,5 +1,9 @@
 import type {
+  BalanceService,
+  FundPackage,
   GradeChangePreview,
+  InvoiceDetail,
+  LedgerEntry,
   OrganizationSubscription,
   Plan,
   PlanType,
@@ -43,6 +47,7 @@ function plan(type: PlanType, name: string, price: number, order: number, max: n
       type === 'CUSTOM'
         ? { max_workspaces: -1, max_internal_users: null, max_external_users: -1 }
         : { max_workspaces: max, max_internal_users: max * 2, max_external_users: max * 10 },
+    included_services: [],
   };
 }
 
@@ -135,5 +140,88 @@ export function preview(
       internal_users: { current: 4, intent: p.config.max_internal_users, is_warned: false },
       external_users: { current: 7, intent: p.config.max_external_users, is_warned: false },
     },
+  };
+}
+
+// ---- the wallet: balance, its history, invoices, fund packages, services ---------------------
+
+export const BALANCE = `GET /v1/organizations/${ORG_ID}/balance/`;
+export const HISTORY = `GET /v1/organizations/${ORG_ID}/balance/history/`;
+export const INVOICES = `GET /v1/organizations/${ORG_ID}/invoices/`;
+export const invoicePdf = (id: string) => `GET /v1/organizations/${ORG_ID}/invoices/${id}/pdf/`;
+export const FUND_PACKAGES = 'GET /v1/fund-packages/';
+export const TOP_UP = `POST /v1/organizations/${ORG_ID}/balance/checkout/`;
+export const SERVICES = 'GET /v1/plans/balance/config/transit/';
+
+/** Any list as one page of the API's pagination. */
+export const pageOf = <T>(results: T[], count = results.length) => ({
+  count,
+  next: null,
+  previous: null,
+  results,
+});
+
+export const balance = (available_balance: number) => ({ available_balance, currency: 'usd' });
+
+export function ledgerEntry(n: number, fields: Partial<LedgerEntry> = {}): LedgerEntry {
+  return {
+    id: `1e000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    type: 'charge',
+    amount: -250,
+    balance_after: 5250,
+    currency: 'usd',
+    description: 'Label printed',
+    reference: '',
+    service: null,
+    quantity: null,
+    source: 'member',
+    user: { id: ada.user_id, email: ada.email, first_name: 'Ada', last_name: 'Lovelace' },
+    refund_of: null,
+    refunded_by: null,
+    created: '2099-03-02T12:00:00.000Z',
+    ...fields,
+  };
+}
+
+export function invoice(n: number, fields: Partial<InvoiceDetail> = {}): InvoiceDetail {
+  return {
+    id: `1f000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    number: `INV-${String(n).padStart(6, '0')}`,
+    kind: 'SUBSCRIPTION',
+    status: 'PAID',
+    description: 'Professional plan, monthly',
+    lines: [{ description: 'Professional plan', amount: 4900 }],
+    subtotal: 4900,
+    total: 4900,
+    currency: 'usd',
+    created: '2099-03-01T12:00:00.000Z',
+    ...fields,
+  };
+}
+
+export function fundPackage(n: number, fields: Partial<FundPackage> = {}): FundPackage {
+  return {
+    id: `1a000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    name: `Package ${n}`,
+    description: '',
+    price: 5000,
+    credit: 5000,
+    currency: 'usd',
+    order: n,
+    ...fields,
+  };
+}
+
+export function balanceService(n: number, fields: Partial<BalanceService> = {}): BalanceService {
+  return {
+    id: `1b000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    key: `service-${n}`,
+    name: `Service ${n}`,
+    description: '',
+    unit: 'lookup',
+    unit_price: 5,
+    currency: 'usd',
+    included_in: [],
+    ...fields,
   };
 }

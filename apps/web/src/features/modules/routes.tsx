@@ -9,7 +9,11 @@ type LazyPage = (load: () => Promise<ComponentType>) => RouteObject['lazy'];
  * The workspace pages of the signed-in container: the no-module page, PSErrorPage and each
  * module's home (`/<segment>/:client_id/home`, segments in lib/tenancy/modules.ts).
  */
-export function moduleRoutes(lazyPage: LazyPage): RouteObject[] {
+export function moduleRoutes(
+  lazyPage: LazyPage,
+  /** Child routes each module home renders in its actions slot (an Outlet): Share. */
+  homeActions: RouteObject[] = [],
+): RouteObject[] {
   const noModule = {
     handle: { title: 'No Module', crumb: 'No module', name: 'ps-no-module' },
     lazy: lazyPage(() => import('./pages/NoModulePage').then((m) => m.NoModulePage)),
@@ -27,6 +31,7 @@ export function moduleRoutes(lazyPage: LazyPage): RouteObject[] {
       path: `${MODULE_PATH_SEGMENTS[code]}/:client_id/home`,
       handle: { title: MODULE_NAMES[code], crumb: MODULE_NAMES[code], name: `${code}-home` },
       lazy: home,
+      ...(homeActions.length > 0 && { children: homeActions }),
     })),
   ];
 }

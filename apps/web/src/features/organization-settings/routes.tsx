@@ -99,6 +99,11 @@ export function organizationSettingsRoutes(
           }),
           lazy: lazyPage(() => import('./pages/ActivitiesPage').then((m) => m.ActivitiesPage)),
         },
+        {
+          path: 'data-export',
+          handle: handle({ title: 'Organization Data Export', crumb: 'Data export' }),
+          lazy: lazyPage(() => import('./pages/DataExportPage').then((m) => m.DataExportPage)),
+        },
         ...(extra.settings ?? []),
       ],
     },

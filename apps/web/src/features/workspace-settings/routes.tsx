@@ -57,6 +57,17 @@ export function workspaceSettingsRoutes(
           ),
         },
         {
+          path: 'client-branding',
+          handle: handle({
+            title: 'Workspace Branding',
+            crumb: 'Branding',
+            name: 'ps-ClientBranding',
+          }),
+          lazy: lazyPage(() =>
+            import('./pages/WorkspaceBrandingPage').then((m) => m.WorkspaceBrandingPage),
+          ),
+        },
+        {
           path: 'user-list',
           handle: handle({ title: 'Workspace Users', crumb: 'Users', name: 'ps-ClientUserList' }),
           children: [

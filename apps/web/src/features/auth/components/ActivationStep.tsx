@@ -10,6 +10,7 @@ import { codeError } from '../../../lib/validation';
 import { clearActivation, type PendingActivation } from '../api/activation-storage';
 import { activate, resendActivationCode } from '../api/auth-api';
 import { completeSignIn } from '../../../lib/sign-in';
+import { track } from '../../../lib/analytics';
 import { AuthHeading } from '../../../lib/auth-heading';
 import { CodeInput } from './CodeInput';
 import { FormAlert } from './FormAlert';
@@ -88,6 +89,7 @@ export function ActivationStep({ pending, onRestart }: ActivationStepProps) {
       const res = await activate(value, pending.token);
       // The code is used up and the account is active: the pending activation is over.
       clearActivation();
+      track('sign-up completed');
       if (!res?.token) return 'activated';
       try {
         await completeSignIn(res.token, signInDestination(pathQuery));

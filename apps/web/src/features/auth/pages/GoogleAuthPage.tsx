@@ -7,6 +7,7 @@ import { ApiError, errorMessage } from '../../../lib/api';
 import { signInDestination } from '../../../lib/auth-store';
 import { googleLogin } from '../api/auth-api';
 import { completeSignIn } from '../../../lib/sign-in';
+import { track } from '../../../lib/analytics';
 import { AuthHeading } from '../../../lib/auth-heading';
 import { FormAlert } from '../components/FormAlert';
 
@@ -36,6 +37,7 @@ export function GoogleAuthPage() {
     mutationFn: async ({ code, state }: { code: string; state: string }) => {
       const res = await googleLogin(code, state);
       await completeSignIn(res.token, signInDestination(res.path ?? null));
+      track('sign-in', { method: 'google' });
     },
   });
   const { mutate } = mutation;

@@ -22,6 +22,7 @@ import { emailError, requiredError } from '../../../lib/validation';
 import { activationFromDetails, saveActivation } from '../api/activation-storage';
 import { googleStartUrl, login } from '../api/auth-api';
 import { completeSignIn } from '../../../lib/sign-in';
+import { track } from '../../../lib/analytics';
 import { AuthHeading } from '../../../lib/auth-heading';
 import { FormAlert } from '../components/FormAlert';
 
@@ -63,6 +64,7 @@ export function LoginPage() {
     mutationFn: async (values: LoginValues) => {
       const { token } = await login(values);
       await completeSignIn(token, signInDestination(pathQuery));
+      track('sign-in', { method: 'password' });
     },
   });
 

@@ -1,5 +1,6 @@
 import type { Checkout, PlanType } from '@portolan/contract';
 import { queryOptions, useMutation } from '@tanstack/react-query';
+import { track } from '../../../lib/analytics';
 import { api } from '../../../lib/api';
 
 const enc = encodeURIComponent;
@@ -27,7 +28,10 @@ export function useSubscribeCheckout(orgId: string) {
         { plan },
         { headers: idempotencyHeaders(), loadingMessage: 'Opening the payment page…' },
       ),
-    onSuccess: goToHostedPage,
+    onSuccess: (checkout, plan) => {
+      track('plan checkout started', { plan });
+      goToHostedPage(checkout);
+    },
   });
 }
 

@@ -1,19 +1,29 @@
 import { Alert, CloseButton, Group, Loader, Text } from '@mantine/core';
+import type { Checkout } from '@portolan/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { toast } from '../../../lib/toasts';
+import { walletKey } from '../api/balance-api';
 import { CHECKOUT_POLLS, checkoutKey, checkoutQueryOptions } from '../api/checkout-api';
+import { invoicesKey } from '../api/invoices-api';
 import { paymentMethodsKey } from '../api/payment-methods-api';
 import { subscriptionsKey } from '../api/subscriptions-api';
 
 /**
  * Back from the gateway's hosted page with `?checkout={id}`: reads the checkout and says how it
- * went. COMPLETE: a success toast, the subscriptions (or cards) reread, and the query dropped.
- * FAILED: the gateway's reason in a red alert, until dismissed. OPEN: reread a few times.
- * EXPIRED: the page timed out before paying.
+ * went. COMPLETE: a success toast, the subscriptions, cards, balance, its history and the invoices
+ * reread (a payment of any kind may have changed them), and the query dropped. FAILED: the
+ * gateway's reason in a red alert, until dismissed. OPEN: reread a few times. EXPIRED: the page
+ * timed out before paying.
  */
+const SUCCESS_MESSAGES: Record<Checkout['kind'], string> = {
+  SUBSCRIPTION: 'Thank you! Your payment went through and your subscription is active.',
+  PAYMENT_METHOD: 'Your card has been added.',
+  TOP_UP: 'Thank you! Your payment went through. Funds added to your balance.',
+};
+
 export function CheckoutOutcome({ orgId }: { orgId: string }) {
   const [params, setParams] = useSearchParams();
   const id = params.get('checkout');
@@ -35,14 +45,12 @@ export function CheckoutOutcome({ orgId }: { orgId: string }) {
   useEffect(() => {
     if (!checkout || checkout.status !== 'COMPLETE' || handled.current === checkout.id) return;
     handled.current = checkout.id;
-    toast.success(
-      checkout.kind === 'PAYMENT_METHOD'
-        ? 'Your card has been added.'
-        : 'Thank you! Your payment went through and your subscription is active.',
-    );
+    toast.success(SUCCESS_MESSAGES[checkout.kind]);
     void Promise.all([
       queryClient.invalidateQueries({ queryKey: subscriptionsKey }),
       queryClient.invalidateQueries({ queryKey: paymentMethodsKey(orgId) }),
+      queryClient.invalidateQueries({ queryKey: walletKey(orgId) }),
+      queryClient.invalidateQueries({ queryKey: invoicesKey(orgId) }),
     ]).then(() => dismiss());
     // `dismiss` changes with the query string; the checkout is handled once by its id.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -66,6 +74,7 @@ export function CheckoutOutcome({ orgId }: { orgId: string }) {
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           {/* The gateway's reason already says what to do (CHARGE_FAILURE_MESSAGES of the API). */}
           <Text size="sm">
+            {checkout.kind === 'TOP_UP' && 'No funds were added to your balance. '}
             {checkout.failure_message ?? 'The card was declined. Please try another card.'}
           </Text>
           {closer}

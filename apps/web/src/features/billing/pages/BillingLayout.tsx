@@ -1,6 +1,13 @@
 import { Center, Loader, Stack } from '@mantine/core';
 import { can, type OrgRole } from '@portolan/contract';
-import { IconChartBar, IconCreditCard, IconListDetails, IconReceipt } from '@tabler/icons-react';
+import {
+  IconCashPlus,
+  IconChartBar,
+  IconCreditCard,
+  IconHistory,
+  IconListDetails,
+  IconReceipt,
+} from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation, useParams, useSearchParams } from 'react-router';
 import { dashboardPath } from '../../../lib/auth-store';
@@ -53,6 +60,8 @@ export function BillingLayout() {
         tab('dashboard', 'Usage', IconChartBar),
         tab('plans', 'Plans', IconListDetails),
         tab('cards', 'Cards', IconCreditCard),
+        tab('history', 'History', IconHistory),
+        tab('fund-packages', 'Add funds', IconCashPlus),
       ]
     : [tab('plans', 'Plans', IconListDetails)];
 

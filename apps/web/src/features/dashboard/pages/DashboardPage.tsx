@@ -139,7 +139,7 @@ function WorkspaceCard({ client, current }: { client: Workspace; current: boolea
             {client.name}
           </Title>
           {current && (
-            <Badge size="sm" variant="light" color="teal">
+            <Badge size="sm" variant="light" color="teal" c="dark.7">
               Current
             </Badge>
           )}

@@ -1,6 +1,7 @@
 import { Button, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { SupportLine } from '../../../lib/support-contact';
 
 export interface StatusPageProps {
   icon: ReactNode;
@@ -11,9 +12,14 @@ export interface StatusPageProps {
   actions?: ReactNode;
   /** The way home: the home page (`/`) unless given. */
   home?: { to: string; label: string };
+  /** The opening words of the line naming the support address (spec §1). */
+  supportLead?: string;
 }
 
-/** A status page in the public card: an icon, one h1, what happened, and a way home. */
+/**
+ * A status page in the public card: an icon, one h1, what happened, how to reach support, and a
+ * way home.
+ */
 export function StatusPage({
   icon,
   color,
@@ -21,6 +27,7 @@ export function StatusPage({
   children,
   actions,
   home = { to: '/', label: 'Go to the home page' },
+  supportLead,
 }: StatusPageProps) {
   return (
     <Stack align="center" gap="md" ta="center">
@@ -31,6 +38,7 @@ export function StatusPage({
         {title}
       </Title>
       <Text c="dimmed">{children}</Text>
+      <SupportLine lead={supportLead} />
       <Stack gap="xs" w="100%" mt="xs">
         <Button component={Link} to={home.to} fullWidth>
           {home.label}

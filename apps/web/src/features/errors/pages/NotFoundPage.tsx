@@ -19,6 +19,7 @@ export function NotFoundPage() {
       icon={<IconMapPinQuestion size={34} />}
       color="ocean"
       title="Page not found"
+      supportLead="If a link in the portal brought you here, tell support at"
       home={
         signedIn
           ? { to: dashboardPath(), label: 'Go to the dashboard' }

@@ -16,7 +16,7 @@ export function ServerErrorPage() {
       }
     >
       Something went wrong on our side and your request could not be completed. Nothing you did
-      caused it. Wait a moment, then reload the page; if it keeps happening, contact support.
+      caused it. Wait a moment, then reload the page.
     </StatusPage>
   );
 }

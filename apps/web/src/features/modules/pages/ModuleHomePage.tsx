@@ -1,7 +1,9 @@
 import { Alert, Badge, Card, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { effectiveWorkspaceRole, ROLE_NAMES, type Role } from '@portolan/contract';
 import { IconCheck, IconPlug, IconX } from '@tabler/icons-react';
-import { useLocation, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Outlet, useLocation, useParams } from 'react-router';
+import { currentUserQueryOptions } from '../../../lib/current-user';
 import { moduleName, moduleOfPath, useWorkspaceAccess } from '../../../lib/tenancy';
 import { describeAccess } from '../components/permissions';
 
@@ -15,6 +17,7 @@ export function ModuleHomePage() {
   const { client_id: clientId } = useParams();
   const module = moduleOfPath(pathname);
   const access = useWorkspaceAccess(clientId);
+  const user = useQuery(currentUserQueryOptions()).data;
   if (!module) return null;
   const name = moduleName(module);
   const actor = { orgRole: access?.orgRole ?? null, workspaceRole: access?.workspaceRole ?? null };
@@ -25,11 +28,24 @@ export function ModuleHomePage() {
   return (
     <Stack gap="xl" maw={960}>
       <Stack gap={4}>
-        <Title order={1}>{name}</Title>
+        <Group justify="space-between" gap="sm">
+          <Title order={1}>{name}</Title>
+          {/* Actions other features add to a module home (app/router.tsx composes them: Share). */}
+          <Outlet />
+        </Group>
         <Text c="dimmed">
           Workspace <strong>{access?.name ?? '…'}</strong>
           {access && <> in {access.organization.name}</>}
         </Text>
+        {module === 'TR' && user && (
+          <Text size="sm">
+            Your shipments use the{' '}
+            <strong>
+              {user.custom_shipment_template ? 'Custom' : 'Standard'} shipment template
+            </strong>
+            .
+          </Text>
+        )}
       </Stack>
 
       <Alert

@@ -1,6 +1,7 @@
 import { Button, Card, EmptyState, Group, Text } from '@mantine/core';
 import { IconBuildingWarehouse } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
+import { SupportLine } from '../../../lib/support-contact';
 
 /** PSErrorPage (spec §2): the workspace id of the link is not among the user's workspaces. */
 export function PSErrorPage() {
@@ -20,6 +21,7 @@ export function PSErrorPage() {
           The link points to a workspace you do not belong to, or one that no longer exists. Ask its
           owner for an invitation.
         </EmptyState.Description>
+        <SupportLine mt="xs" lead="If you think you should have access, write to support at" />
         {wanted && (
           <Text size="xs" c="dimmed" mt="xs">
             Workspace {wanted}

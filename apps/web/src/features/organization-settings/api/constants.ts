@@ -19,6 +19,8 @@ export const ACTIVITY_LABELS: Record<ActivityAction, string> = {
   UPDATE_WORKSPACE_MODULES: 'Switched modules',
   DOWNLOAD_REPORT: 'Downloaded a report',
   DECLINE_INVITATION: 'Declined an invitation',
+  CREATE_SHARE_LINK: 'Shared a module page',
+  REVOKE_SHARE_LINK: 'Revoked a share link',
 };
 
 export const STATUS_LABELS = { all: 'All', enabled: 'Enabled', pending: 'Pending' } as const;

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Button,
   Card,
   Group,
   Select,
@@ -18,7 +19,7 @@ import {
   type ActivityAction,
   type ModuleCode,
 } from '@portolan/contract';
-import { IconActivity, IconSearch } from '@tabler/icons-react';
+import { IconActivity, IconDownload, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDate } from '../../../lib/dates';
@@ -27,6 +28,7 @@ import { PagePagination } from '../../../lib/page-pagination';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { ACTIVITY_LABELS, ACTIVITY_PAGE_SIZE_WEB } from '../api/constants';
 import { activitiesQueryOptions, useOrganization } from '../api/org-settings-api';
+import { ExportActivitiesModal } from '../components/ExportActivitiesModal';
 
 function Who({ activity }: { activity: Activity }) {
   const u = activity.user;
@@ -55,13 +57,17 @@ function what(activity: Activity): string {
   return parts.join(' · ');
 }
 
-/** activities: the organization's log (OWNER and ADMIN): filter by action, search, pages. */
+/**
+ * activities: the organization's log (OWNER and ADMIN): filter by action, search, pages; and its
+ * export (CSV or JSON Lines) with the same filters and a range of days.
+ */
 export function ActivitiesPage() {
   const { orgId, query: org, role } = useOrganization();
   const [action, setAction] = useState<string | null>(null);
   const [search, setSearch] = useState('');
   const [key] = useDebouncedValue(search.trim(), 300);
   const [page, setPage] = useState(1);
+  const [exporting, setExporting] = useState(false);
   const allowed = can({ orgRole: role }, 'organization.activities.read');
   const activities = useQuery({
     ...activitiesQueryOptions(orgId, { page, action, key }),
@@ -74,9 +80,29 @@ export function ActivitiesPage() {
 
   return (
     <Stack gap="md" component="section" aria-labelledby="org-activities-title">
-      <Title order={2} fz="h3" id="org-activities-title">
-        Activities
-      </Title>
+      <Group justify="space-between" align="center" gap="sm">
+        <Title order={2} fz="h3" id="org-activities-title">
+          Activities
+        </Title>
+        {allowed && (
+          <Button
+            variant="default"
+            leftSection={<IconDownload size={16} aria-hidden="true" />}
+            onClick={() => setExporting(true)}
+          >
+            Export
+          </Button>
+        )}
+      </Group>
+      {allowed && (
+        <ExportActivitiesModal
+          opened={exporting}
+          onClose={() => setExporting(false)}
+          orgId={orgId}
+          action={action}
+          searchKey={key}
+        />
+      )}
       {org.data && !allowed ? (
         <Alert color="orange" variant="light" title="Only owners and admins see activities">
           Ask an owner or an admin of {org.data.name} if you need to know who did what.

@@ -3,6 +3,7 @@ import { can } from '@portolan/contract';
 import {
   IconActivity,
   IconBuilding,
+  IconFileZip,
   IconReceipt2,
   IconLayoutGrid,
   IconUserShare,
@@ -48,6 +49,12 @@ export function OrganizationSettingsLayout() {
       ...tab,
       shown: can({ orgRole: role }, 'organization.roles.read'),
     })),
+    {
+      to: `${base}/data-export`,
+      label: 'Data export',
+      icon: IconFileZip,
+      shown: can({ orgRole: role }, 'organization.data.export'),
+    },
     // The billing pages (app/router.tsx places them under billing/), when the build sells plans.
     {
       to: `${base}/billing`,

@@ -1,6 +1,7 @@
 import type { Client, ClientCreate, Organization, OrganizationCreate } from '@portolan/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
+import { track } from '../../../lib/analytics';
 import { invalidateTenancy } from '../../../lib/tenant-api';
 
 /** POST /v1/organizations/ {name, logo?} → the organization (the creator is its OWNER). */
@@ -21,7 +22,10 @@ export function useCreateOrganization() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createOrganization,
-    onSuccess: () => invalidateTenancy(queryClient),
+    onSuccess: () => {
+      track('organization created');
+      return invalidateTenancy(queryClient);
+    },
   });
 }
 
@@ -29,6 +33,9 @@ export function useCreateWorkspace(orgId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ClientCreate) => createWorkspace(orgId, body),
-    onSuccess: () => invalidateTenancy(queryClient, orgId),
+    onSuccess: () => {
+      track('workspace created');
+      return invalidateTenancy(queryClient, orgId);
+    },
   });
 }

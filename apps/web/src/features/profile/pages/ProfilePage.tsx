@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { currentUserQueryOptions } from '../../../lib/current-user';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { AvatarCard } from '../components/AvatarCard';
+import { DataExportCard } from '../components/DataExportCard';
 import { PasswordChangeForm } from '../components/PasswordChangeForm';
 import { ProfileDetailsForm } from '../components/ProfileDetailsForm';
 
@@ -67,6 +68,9 @@ export function ProfilePage() {
             <Section title="Photo" description="Shown in the header and next to your name.">
               <AvatarCard user={user.data} />
             </Section>
+          </Grid.Col>
+          <Grid.Col span={12}>
+            <DataExportCard />
           </Grid.Col>
         </Grid>
       )}

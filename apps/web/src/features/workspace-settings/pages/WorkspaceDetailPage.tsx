@@ -10,6 +10,7 @@ import {
 } from '../../../lib/tenant-api';
 import { WorkspaceForm } from '../../../lib/workspace-form';
 import type { ClientUpdate } from '@portolan/contract';
+import { WorkspaceManagersForm } from '../components/WorkspaceManagersForm';
 
 /** client-detail: name, logo and dashboard button colour (PATCH /v1/clients/{id}/). */
 export function WorkspaceDetailPage() {
@@ -47,6 +48,14 @@ export function WorkspaceDetailPage() {
       {client.data && (
         <WorkspaceForm
           key={client.data.id}
+          client={client.data}
+          canEdit={canEdit}
+          save={(body) => save.mutateAsync(body)}
+        />
+      )}
+      {client.data && (
+        <WorkspaceManagersForm
+          key={`managers-${client.data.id}`}
           client={client.data}
           canEdit={canEdit}
           save={(body) => save.mutateAsync(body)}

@@ -1,6 +1,6 @@
 import { Avatar, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { can, type Role } from '@portolan/contract';
-import { IconInfoCircle, IconPuzzle, IconUsers } from '@tabler/icons-react';
+import { IconInfoCircle, IconPalette, IconPuzzle, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Outlet, useParams } from 'react-router';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
@@ -21,6 +21,9 @@ export function WorkspaceSettingsLayout() {
   ];
   // The role the API answers is the effective one (an organization OWNER or ADMIN counts).
   const role = (client.data?.role?.key ?? null) as Role | null;
+  if (can({ orgRole: null, workspaceRole: role }, 'client.update')) {
+    tabs.push({ to: `${base}/client-branding`, label: 'Branding', icon: IconPalette });
+  }
   if (can({ orgRole: null, workspaceRole: role }, 'client.members.read')) {
     tabs.push({ to: `${base}/user-list`, label: 'Users', icon: IconUsers });
   }

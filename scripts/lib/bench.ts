@@ -1,0 +1,102 @@
+// What the measuring scripts share (bench, bench:export, lighthouse): a free loopback port, and
+// the bench CLI of the API (apps/api/src/seed/bench-cli.ts) that seeds and makes databases.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { API_DIR, SERVER_ENTRY } from './paths.ts';
+
+const BENCH_CLI = path.join(API_DIR, 'src', 'seed', 'bench-cli.ts');
+
+/** A port of 127.0.0.1 nobody listens on (for the server the script starts). */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+
+/** Runs the bench CLI of the API and returns the JSON of its last line of output. */
+export function benchCli<T>(args: string[], env: NodeJS.ProcessEnv = process.env): T {
+  const out = execFileSync(process.execPath, [BENCH_CLI, ...args], {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const last = out.trim().split('\n').at(-1);
+  return (last ? JSON.parse(last) : undefined) as T;
+}
+
+export interface BenchServer<S> {
+  base: string;
+  pid: number;
+  dataDir: string;
+  /** What `seed` returned. */
+  seeded: S;
+}
+
+/**
+ * A real server on a fresh database for one measurement: a temporary DATA_DIR, on PostgreSQL a
+ * database made on `adminUrl`'s server (else the embedded PGlite), `seed` run against it (with the
+ * server's environment) before the server starts, then `run` once the server answers its health
+ * check. Everything is stopped and removed afterwards, whatever happened.
+ */
+export async function withBenchServer<S>(
+  engine: 'pglite' | 'postgres',
+  adminUrl: string | undefined,
+  options: {
+    env?: NodeJS.ProcessEnv;
+    seed: (env: NodeJS.ProcessEnv) => S;
+    run: (server: BenchServer<S>) => Promise<void>;
+  },
+): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portolan-bench-'));
+  const database =
+    engine === 'postgres'
+      ? benchCli<{ name: string; url: string }>(['create-database', adminUrl!])
+      : undefined;
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: database?.url ?? '',
+    LOG_LEVEL: 'warn',
+    SMTP_URL: '',
+    ...options.env,
+  };
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let server: ChildProcess | undefined;
+  try {
+    console.log(`\n${engine === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)'}`);
+    const seeding = performance.now();
+    const seeded = options.seed(env);
+    console.log(`  (seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s)`);
+    server = spawn(process.execPath, [SERVER_ENTRY], {
+      env: { ...env, PORT: String(port) },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    for (let i = 0; ; i++) {
+      const up = await fetch(`${base}/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      if (i > 300) throw new Error('the server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await options.run({ base, pid: server.pid!, dataDir, seeded });
+  } finally {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((r) => server!.on('exit', r));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (database) benchCli(['drop-database', adminUrl!, database.name]);
+  }
+}
