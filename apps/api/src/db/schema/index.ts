@@ -9,3 +9,4 @@ export * from './permissions.ts';
 export * from './billing.ts';
 export * from './wallet.ts';
 export * from './portal.ts';
+export * from './rate-limits.ts';
