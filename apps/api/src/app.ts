@@ -28,7 +28,7 @@ import { registerSecurity } from './plugins/security.ts';
 import { registerSpa } from './plugins/static-spa.ts';
 import { registerAccess } from './modules/access/index.ts';
 import { activitiesModule } from './modules/activities/index.ts';
-import { authModule, registerAuthentication } from './modules/auth/index.ts';
+import { authModule, registerAuthentication, SessionCache } from './modules/auth/index.ts';
 import { billingModule, startRenewalJob, type RenewalJob } from './modules/billing/index.ts';
 import { clientsModule } from './modules/clients/index.ts';
 import {
@@ -176,7 +176,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
     (config.smtpUrl
       ? createSmtpTransport(config.smtpUrl, config.mailFrom)
       : createFileTransport(path.join(config.dataDir, 'mail'), config.mailFrom, app.log));
-  const outbox = new OutboxWorker(deps.database.db, transport, clock, app.log);
+  const outbox = new OutboxWorker(deps.database, transport, clock, app.log, {
+    readyTimeoutMs: config.databaseConnectTimeoutMs,
+  });
 
   const jwtKey = new TextEncoder().encode(jwtSecret);
   const ctx: AppContext = {
@@ -189,6 +191,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
     outbox,
     payments: deps.paymentGateway ?? createGateway(config, { jwtKey, clock }),
     credentials: deps.credentialChecker ?? createCredentialChecker(config, { clock, log: app.log }),
+    sessions: new SessionCache(deps.database, deps.database.db, clock),
   };
   app.decorate('ctx', ctx);
 
@@ -204,6 +207,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
 
   await registerSpa(app, config.webDist);
 
+  // Every instance, tests included: the cache is part of how a request is authenticated.
+  ctx.sessions.start();
+  app.addHook('onClose', async () => ctx.sessions.stop());
   if (deps.startWorkers) app.addHook('onReady', async () => outbox.start());
   app.addHook('onClose', async () => outbox.stop());
   // The renewal job, like the outbox one per instance (it claims with SKIP LOCKED); with billing

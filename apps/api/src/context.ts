@@ -13,6 +13,7 @@ import type { CredentialChecker } from './lib/credentials/checker.ts';
 import type { MailContext } from './lib/mail/templates.ts';
 import type { OutboxWorker } from './lib/mail/outbox.ts';
 import type { PaymentGateway } from './lib/payments/gateway.ts';
+import type { SessionCache } from './modules/auth/session-cache.ts';
 
 /** What every module's service needs from the running app; built once in buildApp. */
 export interface AppContext {
@@ -28,6 +29,8 @@ export interface AppContext {
   payments: PaymentGateway;
   /** The marketplace-seller credential checker configuration chose (CREDENTIAL_CHECK_URL). */
   credentials: CredentialChecker;
+  /** Live sessions held in memory, dropped on every change announced by the database. */
+  sessions: SessionCache;
 }
 
 declare module 'fastify' {

@@ -45,8 +45,18 @@ export interface Database {
    * The query must be complete SQL: COPY takes no parameters.
    */
   copyOut?(query: string): Readable;
+  /**
+   * PostgreSQL only: `listener` hears the table of every UPDATE or DELETE this process's pool has
+   * run, once it has run (inside a transaction too, before it commits). Caches of this process
+   * drop what they hold of the table at once, without waiting for the NOTIFY of another
+   * connection (modules/auth/session-cache.ts). PGlite delivers NOTIFY in process at commit.
+   */
+  onWrite?(listener: (table: string) => void): void;
   close(): Promise<void>;
 }
+
+/** The table an UPDATE or DELETE statement as Drizzle writes it changes, or null. */
+const WRITTEN_TABLE = /^\s*(?:update|delete\s+from)\s+"([a-z_]+)"/i;
 
 export interface DatabaseLogger {
   warn(obj: object, msg: string): void;
@@ -113,7 +123,25 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
   });
   // The pool's re-emission of an idle client's error (already logged above): never thrown.
   pool.on('error', () => {});
-  guardCheckouts(pool);
+  const writeListeners: ((table: string) => void)[] = [];
+  const observe = (statement: unknown, result: unknown) => {
+    if (writeListeners.length === 0 || !(result instanceof Promise)) return;
+    const text =
+      typeof statement === 'string' ? statement : (statement as { text?: unknown } | null)?.text;
+    const table = typeof text === 'string' ? WRITTEN_TABLE.exec(text)?.[1] : undefined;
+    if (!table) return;
+    result.then(
+      () => writeListeners.forEach((listener) => listener(table)),
+      () => {},
+    );
+  };
+  const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as { query: unknown }).query = (...args: unknown[]) => {
+    const result = poolQuery(...args);
+    observe(args[0], result);
+    return result;
+  };
+  guardCheckouts(pool, observe);
 
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
@@ -146,6 +174,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
         info: (obj, msg) => log.info?.(obj, msg),
       }),
     copyOut: (query) => Readable.from(copyRows(base, query, () => log)),
+    onWrite: (listener) => void writeListeners.push(listener),
     close: () => pool.end(),
   };
 }
@@ -179,16 +208,22 @@ async function* copyRows(
  * connection failed or timed out during the checkout is destroyed rather than reused (its
  * transaction state is unknown).
  */
-function guardCheckouts(pool: pg.Pool): void {
+function guardCheckouts(
+  pool: pg.Pool,
+  observe: (statement: unknown, result: unknown) => void,
+): void {
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
   (pool as { connect: unknown }).connect = (...args: unknown[]) => {
     // The callback form is pool.query's own checkout, which already releases on every error.
     if (args.length > 0) return connect(...args);
-    return (connect() as Promise<pg.PoolClient>).then(guardCheckout);
+    return (connect() as Promise<pg.PoolClient>).then((client) => guardCheckout(client, observe));
   };
 }
 
-function guardCheckout(client: pg.PoolClient): pg.PoolClient {
+function guardCheckout(
+  client: pg.PoolClient,
+  observe: (statement: unknown, result: unknown) => void,
+): pg.PoolClient {
   const release = client.release;
   const query = client.query;
   let released = false;
@@ -197,6 +232,7 @@ function guardCheckout(client: pg.PoolClient): pg.PoolClient {
   const guarded = (...args: unknown[]) => {
     const first = statements++ === 0;
     const result = (query as (...a: unknown[]) => unknown).apply(client, args);
+    observe(args[0], result);
     if (result instanceof Promise) {
       result.catch((err: Error) => {
         if (isDatabaseUnavailable(err)) broken ??= err;

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notAuthenticated } from '../../lib/errors.ts';
-import { findLiveSession } from './sessions.ts';
 import { Audience, bearerToken, verifyToken } from './tokens.ts';
 import type { UserRow } from '../users/index.ts';
 
@@ -22,7 +21,8 @@ declare module 'fastify' {
 
 /**
  * Every protected request checks the token's signature, audience and expiry, and that its
- * session row is live and its user enabled. Roles are never read from the token.
+ * session is live and its user enabled (through the session cache: session-cache.ts). Roles are
+ * never read from the token.
  */
 export function registerAuthentication(app: FastifyInstance): void {
   app.decorateRequest('auth', null);
@@ -33,7 +33,7 @@ export function registerAuthentication(app: FastifyInstance): void {
       ? await verifyToken(ctx.jwtKey, ctx.clock, Audience.session, token)
       : null;
     if (!verified?.sid) throw notAuthenticated();
-    const live = await findLiveSession(ctx.db, ctx.clock, { ...verified, sid: verified.sid });
+    const live = await ctx.sessions.find({ ...verified, sid: verified.sid });
     if (!live) throw notAuthenticated('Your session has ended. Sign in again.');
     request.auth = { userId: live.user.id, sessionId: live.session.id, user: live.user };
   });

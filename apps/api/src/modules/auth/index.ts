@@ -6,6 +6,7 @@ import { authRoutes } from './routes.ts';
 
 export { registerAuthentication, requireAuth, type AuthState } from './authenticate.ts';
 export { hashPassword } from './passwords.ts';
+export { SessionCache } from './session-cache.ts';
 export { startSessionIn, type ClientMeta } from './service.ts';
 
 /** Registration, sign-in (password and Google), sessions and passwords: /v1/rest-auth/… */

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { days, hours, type Clock } from '../../lib/clock.ts';
@@ -40,40 +40,55 @@ export function tokenExpiry(clock: Clock, sessionExpiresAt: Date): Date {
  */
 export const REPLACED_TOKEN_GRACE_MS = 10_000;
 
+export interface SessionWithUser {
+  session: typeof sessions.$inferSelect;
+  user: typeof users.$inferSelect;
+}
+
+/** A session row and its user's, whatever their state: one query. */
+export async function loadSession(db: Db, sessionId: string): Promise<SessionWithUser | undefined> {
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.user_id))
+    .where(eq(sessions.id, sessionId))
+    .limit(1);
+  return row;
+}
+
 /**
- * The session and its user, if the session is live, the token is of its current generation
- * and the user may sign in: one query.
+ * Whether a verified token may use this session now: the session is the token's, not revoked
+ * nor expired, the token is of its current generation, and the user may sign in.
  *
  * `last_refreshed_at` is when the session's newest token was signed (sign-in or refresh), so a
  * token is current when it was issued in that second or later (`iat` has whole seconds); an
  * older one only within the grace after the refresh that replaced it.
  */
+export function isLive(
+  { session, user }: SessionWithUser,
+  token: { sid: string; sub: string; iat: number },
+  now: Date,
+): boolean {
+  const refreshed = session.last_refreshed_at.getTime();
+  return (
+    session.id === token.sid &&
+    session.user_id === token.sub &&
+    session.revoked_at === null &&
+    session.expires_at.getTime() > now.getTime() &&
+    (refreshed < (token.iat + 1) * 1000 || refreshed > now.getTime() - REPLACED_TOKEN_GRACE_MS) &&
+    user.deleted_at === null &&
+    user.enabled
+  );
+}
+
+/** The session and its user, if the session is live for this token (read now, not cached). */
 export async function findLiveSession(
   db: Db,
   clock: Clock,
   token: { sid: string; sub: string; iat: number },
 ) {
-  const now = clock.now();
-  const [row] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.user_id))
-    .where(
-      and(
-        eq(sessions.id, token.sid),
-        eq(sessions.user_id, token.sub),
-        isNull(sessions.revoked_at),
-        gt(sessions.expires_at, now),
-        or(
-          lt(sessions.last_refreshed_at, new Date((token.iat + 1) * 1000)),
-          gt(sessions.last_refreshed_at, new Date(now.getTime() - REPLACED_TOKEN_GRACE_MS)),
-        ),
-        isNull(users.deleted_at),
-        eq(users.enabled, true),
-      ),
-    )
-    .limit(1);
-  return row;
+  const found = await loadSession(db, token.sid);
+  return found && isLive(found, token, clock.now()) ? found : undefined;
 }
 
 /**
