@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { wrapPglite } from './db/client.ts';
+import { wrapPglite } from './db/pglite.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portolan-openapi-'));
 const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' });

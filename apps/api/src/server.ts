@@ -1,14 +1,36 @@
-// Starts the portal: configuration, DATA_DIR lock (embedded database), migrations, HTTP, workers.
-import { ConfigError, loadConfig } from './config.ts';
-import { buildApp } from './app.ts';
-import { openDatabase } from './db/client.ts';
+// Starts the portal: configuration, then either one server process (the embedded database, or
+// WEB_CONCURRENCY=1) or, on PostgreSQL, a supervisor that runs one server process per core
+// (cluster.ts). A server process: DATA_DIR lock (embedded database), migrations, HTTP, workers.
+import cluster from 'node:cluster';
+import { ConfigError, loadConfig, type AppConfig } from './config.ts';
 import { acquireDataDirLock, DataDirLockedError } from './lib/data-dir-lock.ts';
 
 async function main() {
   const config = loadConfig();
+  if (cluster.isPrimary && config.workers > 1) {
+    // The supervisor loads nothing of the app: it only forks, watches and relays signals.
+    const { superviseWorkers } = await import('./cluster.ts');
+    superviseWorkers(config);
+    return;
+  }
+  if (cluster.isPrimary && !config.databaseUrl && (config.requestedWorkers ?? 1) > 1) {
+    console.warn(
+      'WEB_CONCURRENCY is ignored without DATABASE_URL: the embedded database lives inside one process.',
+    );
+  }
+  await runServer(config);
+}
+
+async function runServer(config: AppConfig) {
+  const [{ buildApp }, { openDatabase }] = await Promise.all([
+    import('./app.ts'),
+    import('./db/client.ts'),
+  ]);
   // PGlite has no lock of its own; with PostgreSQL several instances may share one database.
   const lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
   const database = await openDatabase(config);
+  // Every process migrates: under an advisory lock (db/client.ts), so processes and instances
+  // starting together wait for the first, and the others find nothing to do.
   await database.migrate();
   const app = await buildApp(config, { database, startWorkers: true });
   // Lost database connections are logged with the app's logger; they never end the process.
@@ -40,8 +62,10 @@ async function main() {
     lock?.release();
     process.exit(1);
   }
+  const where = config.databaseUrl ? '' : ` in ${config.dataDir}`;
+  const worker = cluster.isWorker ? `, process ${cluster.worker?.id} of ${config.workers}` : '';
   app.log.info(
-    `Portolan ${config.version} on ${config.publicUrl} (database: ${database.engine}${config.databaseUrl ? '' : ` in ${config.dataDir}`})`,
+    `Portolan ${config.version} on ${config.publicUrl} (database: ${database.engine}${where}${worker})`,
   );
 }
 

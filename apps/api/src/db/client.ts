@@ -1,8 +1,5 @@
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -10,12 +7,7 @@ import { Readable } from 'node:stream';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { isDatabaseUnavailable, withTimeout } from '../lib/database-errors.ts';
-import {
-  listenPglite,
-  listenPostgres,
-  type ChannelHandlers,
-  type ChannelListener,
-} from './listen.ts';
+import { listenPostgres, type ChannelHandlers, type ChannelListener } from './listen.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -252,32 +244,6 @@ function guardCheckout(
   return client;
 }
 
-export function wrapPglite(client: PGlite): Database {
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  return {
-    db,
-    engine: 'pglite',
-    migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder }),
-    async ping() {
-      // In-process, it cannot lose a connection; but a long statement ahead in its queue can delay
-      // the ping.
-      await withTimeout(db.execute(sql`select 1`), PING_TIMEOUT_MS);
-    },
-    setLogger() {},
-    listen: (channel, handlers) => listenPglite(client, channel, handlers),
-    // Closing twice is harmless (PGlite itself throws "PGlite is closed").
-    close: async () => {
-      if (!client.closed) await client.close();
-    },
-  };
-}
-
-/** PGlite keeps its files in DATA_DIR/pglite; the caller must hold the DATA_DIR lock. */
-export async function openPglite(dataDir: string): Promise<Database> {
-  const client = await PGlite.create(path.join(dataDir, 'pglite'));
-  return wrapPglite(client);
-}
-
 export async function openDatabase(config: {
   databaseUrl?: string | undefined;
   dataDir: string;
@@ -289,5 +255,6 @@ export async function openDatabase(config: {
         connectTimeoutMs: config.databaseConnectTimeoutMs,
         statementTimeoutMs: config.databaseStatementTimeoutMs,
       })
-    : openPglite(config.dataDir);
+    : // Loaded only here: PGlite (a WebAssembly PostgreSQL) weighs on every process that imports it.
+      (await import('./pglite.ts')).openPglite(config.dataDir);
 }

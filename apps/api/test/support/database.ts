@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openPostgres, wrapPglite, type Database } from '../../src/db/client.ts';
+import { openPostgres, type Database } from '../../src/db/client.ts';
+import { wrapPglite } from '../../src/db/pglite.ts';
 import { withDatabase } from './global-setup-postgres.ts';
 
 export const testEngine = (process.env.TEST_DB_ENGINE ?? 'pglite') as 'pglite' | 'postgres';

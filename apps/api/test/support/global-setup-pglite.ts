@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { wrapPglite } from '../../src/db/client.ts';
+import { wrapPglite } from '../../src/db/pglite.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,7 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type Nodemailer from 'nodemailer';
+import { lazyModule } from '../lazy-module.ts';
 import type { FastifyBaseLogger } from 'fastify';
+
+const nodemailer = lazyModule<typeof Nodemailer>('nodemailer');
 
 export interface OutgoingMail {
   to: string;
@@ -18,7 +21,7 @@ export interface MailTransport {
 }
 
 export function createSmtpTransport(smtpUrl: string, from: string): MailTransport {
-  const transporter = nodemailer.createTransport(smtpUrl);
+  const transporter = nodemailer().createTransport(smtpUrl);
   return {
     kind: 'smtp',
     async send(mail) {
@@ -34,7 +37,7 @@ export function createFileTransport(
   from: string,
   log: Pick<FastifyBaseLogger, 'info'>,
 ): MailTransport {
-  const builder = nodemailer.createTransport({
+  const builder = nodemailer().createTransport({
     streamTransport: true,
     buffer: true,
     newline: 'unix',

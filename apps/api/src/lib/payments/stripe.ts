@@ -1,5 +1,6 @@
 import { CARD_BRANDS, type CardBrand } from '@portolan/contract';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { lazyModule } from '../lazy-module.ts';
 import type { Clock } from '../clock.ts';
 import { minutes } from '../clock.ts';
 import {
@@ -49,6 +50,9 @@ export function brandFromStripe(brand: string | null | undefined): CardBrand {
     : 'unknown';
 }
 
+/** The SDK, loaded when the Stripe gateway is chosen (a megabyte of code a sandbox never needs). */
+const stripeSdk = lazyModule<typeof Stripe>('stripe');
+
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   value == null ? null : typeof value === 'string' ? value : value.id;
 
@@ -71,7 +75,8 @@ export class StripeGateway implements PaymentGateway {
   private readonly clock: Clock;
 
   constructor(options: StripeGatewayOptions) {
-    this.stripe = new Stripe(options.secretKey, {
+    const Sdk = stripeSdk();
+    this.stripe = new Sdk(options.secretKey, {
       // Every POST carries an idempotency key (ours, or the SDK's own), so retries are safe.
       maxNetworkRetries: 2,
       timeout: 20_000,
@@ -169,7 +174,7 @@ export class StripeGateway implements PaymentGateway {
           : 'error',
       );
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeCardError)
+      if (error instanceof stripeSdk().errors.StripeCardError)
         return failure(
           error.decline_code === 'insufficient_funds' ? 'insufficient_funds' : 'declined',
         );
@@ -182,7 +187,8 @@ export class StripeGateway implements PaymentGateway {
       await this.stripe.paymentMethods.detach(paymentMethodRef);
     } catch (error) {
       // Already gone at Stripe: forgotten all the same.
-      if (error instanceof Stripe.errors.StripeError && error.code === 'resource_missing') return;
+      if (error instanceof stripeSdk().errors.StripeError && error.code === 'resource_missing')
+        return;
       throw error;
     }
   }

@@ -1,4 +1,5 @@
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import type * as PdfLib from 'pdf-lib';
+import { lazyModule } from '../lazy-module.ts';
 import { formatMoney } from '../money.ts';
 import type { PDFFont, PDFPage } from 'pdf-lib';
 
@@ -27,7 +28,8 @@ const SIZE = 10;
 const LEADING = 14;
 // Table rows stop above the footer, which every page carries.
 const BOTTOM = MARGIN + 48;
-const GREY = rgb(0.4, 0.4, 0.4);
+const pdfLib = lazyModule<typeof PdfLib>('pdf-lib');
+const grey = () => pdfLib().rgb(0.4, 0.4, 0.4);
 // A continuation page starts its rows below a heading (2 leadings) and the table header.
 const CONTINUED_TOP = PAGE[1] - MARGIN - 2 * LEADING - (LEADING + 4);
 const MAX_ROWS = Math.floor((CONTINUED_TOP - BOTTOM) / LEADING) + 1;
@@ -88,6 +90,7 @@ const issuedOn = (d: Date) =>
   `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}/${d.getUTCFullYear()}`;
 
 export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts } = pdfLib();
   const doc = await PDFDocument.create();
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -116,7 +119,7 @@ export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Uint8Arr
       start: { x: MARGIN, y: y + LEADING - 4 },
       end: { x: amountX, y: y + LEADING - 4 },
       thickness: 0.5,
-      color: GREY,
+      color: grey(),
     });
   const tableHeader = () => {
     draw('Description', MARGIN, { font: bold });
@@ -197,7 +200,7 @@ export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Uint8Arr
         y: MARGIN - i * LEADING,
         size: 9,
         font: regular,
-        color: GREY,
+        color: grey(),
       }),
     );
   }

@@ -6,7 +6,8 @@ import {
   CssMessages,
   cssByteLength,
 } from '@portolan/contract';
-import * as csstree from 'css-tree';
+import type * as CssTree from 'css-tree';
+import { lazyModule } from '../../lib/lazy-module.ts';
 import { STORAGE_KEY_PATTERN } from '../uploads/index.ts';
 
 /**
@@ -32,7 +33,7 @@ export interface CssProblem {
   message: string;
 }
 
-const T = csstree.tokenTypes;
+const cssTree = lazyModule<typeof CssTree>('css-tree');
 
 /** `/uploads/<key>` of a file the uploads module stored: nothing else can be addressed. */
 export function isUploadPath(value: string): boolean {
@@ -50,8 +51,10 @@ const FORBIDDEN_PROPERTIES = new Set<string>(CUSTOM_CSS_FORBIDDEN_PROPERTIES);
 const VARIABLES = new Set(['var', 'env', 'attr']);
 
 /** A name as a browser reads it: escapes decoded, lower case, vendor prefix dropped. */
-const baseName = (name: string) =>
-  csstree.keyword(csstree.ident.decode(name).toLowerCase()).basename;
+const baseName = (name: string) => {
+  const csstree = cssTree();
+  return csstree.keyword(csstree.ident.decode(name).toLowerCase()).basename;
+};
 
 /** The 1-based line of an offset; CSS breaks lines at \n, \r\n, \r and \f. */
 function lineFinder(source: string): (offset: number) => number {
@@ -78,6 +81,8 @@ function lineFinder(source: string): (offset: number) => number {
  * An empty stylesheet is fine (it removes the workspace's styles).
  */
 export function checkCustomCss(css: string): CssProblem[] {
+  const csstree = cssTree();
+  const T = csstree.tokenTypes;
   if (css === '') return [];
   const bytes = cssByteLength(css);
   if (bytes > CUSTOM_CSS_MAX_BYTES)
@@ -133,6 +138,7 @@ export function checkCustomCss(css: string): CssProblem[] {
 
 /** Pass 3: the tree of the stylesheet, names decoded as a browser reads them. */
 function walkTree(css: string, add: (offset: number, message: (line: number) => string) => void) {
+  const csstree = cssTree();
   const ast = csstree.parse(css, {
     positions: true,
     parseCustomProperty: true,
@@ -140,7 +146,7 @@ function walkTree(css: string, add: (offset: number, message: (line: number) => 
       add(error.offset, (line) => CssMessages.unreadable(line, describe(error.message)));
     },
   });
-  const offsetOf = (node: csstree.CssNode) => node.loc?.start.offset ?? 0;
+  const offsetOf = (node: CssTree.CssNode) => node.loc?.start.offset ?? 0;
   csstree.walk(ast, (node) => {
     switch (node.type) {
       case 'Atrule': {
@@ -221,10 +227,11 @@ export function decodeEscapes(source: string): { text: string; offsets: number[]
 
 /** image-set("a.png" 1x) and the like: each string an upload, no variable anywhere inside. */
 function checkAddressFunction(
-  node: csstree.FunctionNode,
+  node: CssTree.FunctionNode,
   name: string,
   add: (offset: number, message: (line: number) => string) => void,
 ) {
+  const csstree = cssTree();
   for (const child of node.children) {
     if (child.type === 'String' && !isUploadPath(child.value)) {
       add(child.loc?.start.offset ?? 0, (line) => CssMessages.address(line, name, child.value));
@@ -239,6 +246,8 @@ function checkAddressFunction(
 
 /** Whether raw text holds a function, a url or an at-rule: something that could load or run. */
 function actsInRaw(text: string): boolean {
+  const csstree = cssTree();
+  const T = csstree.tokenTypes;
   let acts = false;
   csstree.tokenize(text, (type) => {
     if (type === T.Function || type === T.Url || type === T.BadUrl || type === T.AtKeyword) {

@@ -1,5 +1,8 @@
 import { RELEASE_NOTE_TAGS } from '@portolan/contract';
-import sanitizeHtml from 'sanitize-html';
+import type SanitizeHtml from 'sanitize-html';
+import { lazyModule } from '../../lib/lazy-module.ts';
+
+const sanitizeHtml = lazyModule<typeof SanitizeHtml>('sanitize-html');
 
 /** Links may point only at web pages and e-mail addresses (checked on the decoded value). */
 const SAFE_HREF = /^(?:https?:\/\/|mailto:)/i;
@@ -11,7 +14,7 @@ const SCHEMES = ['http', 'https', 'mailto'];
  * rel/target every link gets. Unknown elements go and their text stays; the content of script,
  * style and the like goes with them. No style, no class, no event handler, no comment.
  */
-const OPTIONS: sanitizeHtml.IOptions = {
+const OPTIONS: SanitizeHtml.IOptions = {
   allowedTags: [...RELEASE_NOTE_TAGS],
   allowedAttributes: { a: ['href', 'rel', 'target'] },
   allowedSchemes: SCHEMES,
@@ -28,7 +31,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   // else than a web page or an e-mail address loses its href, and then the element itself
   // (exclusiveFilter), its text staying.
   transformTags: {
-    a: (tagName, attribs): sanitizeHtml.Tag => {
+    a: (tagName, attribs): SanitizeHtml.Tag => {
       const href = attribs.href?.trim();
       if (!href || !SAFE_HREF.test(href)) return { tagName, attribs: {} };
       return { tagName, attribs: { href, rel: 'noopener noreferrer', target: '_blank' } };
@@ -38,12 +41,12 @@ const OPTIONS: sanitizeHtml.IOptions = {
 
 /** The note's HTML reduced to the allowlist: what is stored and what the preview shows. */
 export function sanitizeReleaseNote(html: string): string {
-  return sanitizeHtml(html, OPTIONS).trim();
+  return sanitizeHtml()(html, OPTIONS).trim();
 }
 
 /** The words a sanitized note shows (no markup): empty means there is nothing to read. */
 export function releaseNoteText(sanitized: string): string {
-  return sanitizeHtml(sanitized, { allowedTags: [], allowedAttributes: {} })
+  return sanitizeHtml()(sanitized, { allowedTags: [], allowedAttributes: {} })
     .replace(/&nbsp;|\s/g, '')
     .trim();
 }
