@@ -1,6 +1,6 @@
 // What the measuring scripts share (bench, bench:export, lighthouse): a free loopback port, and
 // the bench CLI of the API (apps/api/src/seed/bench-cli.ts) that seeds and makes databases.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -20,9 +20,13 @@ export const freePort = () =>
     });
   });
 
-/** Runs the bench CLI of the API and returns the JSON of its last line of output. */
-export function benchCli<T>(args: string[], env: NodeJS.ProcessEnv = process.env): T {
-  const out = execFileSync(process.execPath, [BENCH_CLI, ...args], {
+/** Runs the bench CLI of the API (or `script`) and returns the JSON of its last line of output. */
+export function benchCli<T>(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  script: string = BENCH_CLI,
+): T {
+  const out = execFileSync(process.execPath, [script, ...args], {
     env,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -32,10 +36,53 @@ export function benchCli<T>(args: string[], env: NodeJS.ProcessEnv = process.env
   return (last ? JSON.parse(last) : undefined) as T;
 }
 
-export interface BenchServer<S> {
+/** A running API server (apps/api/src/server.ts, as `npm start` runs it) on a loopback port. */
+export interface ApiServer {
   base: string;
+  /** The process started (with several workers, their primary). */
   pid: number;
+  /** When it was spawned (performance.now()). */
+  startedAt: number;
+  /** Stops it (SIGTERM) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** Starts the API server with `env` on a free port and resolves once it answers its health check. */
+export async function startApiServer(env: NodeJS.ProcessEnv): Promise<ApiServer> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.on('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    for (let i = 0; ; i++) {
+      const up = await fetch(`${base}/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      if (i > 300 || child.exitCode !== null) throw new Error('the server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { base, pid: child.pid!, startedAt, stop };
+}
+
+export interface BenchServer<S> extends Omit<ApiServer, 'stop'> {
   dataDir: string;
+  /** The environment the server runs with (DATABASE_URL, JWT_SECRET, ...), to start another. */
+  env: NodeJS.ProcessEnv;
   /** What `seed` returned. */
   seeded: S;
 }
@@ -53,12 +100,17 @@ export async function withBenchServer<S>(
     env?: NodeJS.ProcessEnv;
     seed: (env: NodeJS.ProcessEnv) => S;
     run: (server: BenchServer<S>) => Promise<void>;
+    /** On PostgreSQL, a database of the caller's to use and leave in place (BENCH_KEEP). */
+    database?: { name: string; url: string };
+    /** The heading printed (the engine's name unless given). */
+    title?: string;
   },
 ): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portolan-bench-'));
   const database =
     engine === 'postgres'
-      ? benchCli<{ name: string; url: string }>(['create-database', adminUrl!])
+      ? (options.database ??
+        benchCli<{ name: string; url: string }>(['create-database', adminUrl!]))
       : undefined;
   const env = {
     ...process.env,
@@ -68,35 +120,20 @@ export async function withBenchServer<S>(
     SMTP_URL: '',
     ...options.env,
   };
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  let server: ChildProcess | undefined;
+  let server: ApiServer | undefined;
   try {
-    console.log(`\n${engine === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)'}`);
+    console.log(
+      `\n${options.title ?? (engine === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)')}`,
+    );
     const seeding = performance.now();
     const seeded = options.seed(env);
     console.log(`  (seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s)`);
-    server = spawn(process.execPath, [SERVER_ENTRY], {
-      env: { ...env, PORT: String(port) },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    for (let i = 0; ; i++) {
-      const up = await fetch(`${base}/v1/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (up) break;
-      if (i > 300) throw new Error('the server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await options.run({ base, pid: server.pid!, dataDir, seeded });
+    server = await startApiServer(env);
+    const { stop: _stop, ...running } = server;
+    await options.run({ ...running, dataDir, env, seeded });
   } finally {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((r) => server!.on('exit', r));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await server?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (database) benchCli(['drop-database', adminUrl!, database.name]);
+    if (database && !options.database) benchCli(['drop-database', adminUrl!, database.name]);
   }
 }

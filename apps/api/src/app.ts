@@ -43,7 +43,7 @@ import { organizationsModule } from './modules/organizations/index.ts';
 import { permissionsModule } from './modules/permissions/index.ts';
 import { releaseNotesModule } from './modules/release-notes/index.ts';
 import { shareLinksModule } from './modules/share-links/index.ts';
-import { systemModule } from './modules/system/index.ts';
+import { startPruneJob, systemModule, type PruneJob } from './modules/system/index.ts';
 import { uploadsModule } from './modules/uploads/index.ts';
 import { usersModule } from './modules/users/index.ts';
 import {
@@ -228,6 +228,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
       exportsJob = startDataExportJob(ctx, { log: app.log });
     });
     app.addHook('onClose', async () => exportsJob?.stop());
+  }
+  // Pruning (modules/system/prune.ts), one per instance too: its deletes skip locked rows.
+  if (deps.startWorkers) {
+    let pruneJob: PruneJob | null = null;
+    app.addHook('onReady', async () => {
+      pruneJob = startPruneJob(ctx, { log: app.log });
+    });
+    app.addHook('onClose', async () => pruneJob?.stop());
   }
   return app as unknown as App;
 }

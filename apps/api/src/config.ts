@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import {
@@ -6,6 +7,7 @@ import {
   NOTIFICATION_HEARTBEAT_MS,
   type AppProfile,
 } from '@portolan/contract';
+import { parseStorageUrl, StorageUrlError, type S3Settings } from './lib/s3/storage-url.ts';
 
 /**
  * All configuration comes from the environment and is parsed here once, at start-up.
@@ -62,6 +64,8 @@ const envSchema = z.object({
     .transform((v) => v.replace(/\/+$/, '')),
   DATA_DIR: z.string().optional(),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  /** Server processes with DATABASE_URL (one per core unless set); the embedded database: one. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   MAIL_FROM: z.string().default('Portolan <no-reply@portolan.local>'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -87,6 +91,8 @@ const envSchema = z.object({
   ANALYTICS_URL: url(['http:', 'https:']).optional(),
   /** The marketplace-seller credential checker's endpoint; unset: every credential counts as valid. */
   CREDENTIAL_CHECK_URL: url(['http:', 'https:']).optional(),
+  /** Uploads and export archives on an S3-compatible store (lib/s3/storage-url.ts); unset: DATA_DIR. */
+  STORAGE_URL: z.string().optional(),
   /** Hosts whose plain-http visits are redirected to https (spec §2), besides PUBLIC_URL's. */
   FORCE_HTTPS_HOSTS: csv,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -152,6 +158,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   ];
   if (forceHttpsProblems.length)
     throw new ConfigError(`Invalid configuration:\n${forceHttpsProblems.join('\n')}`);
+  // Parsed here so a bad value stops start-up; the message never repeats it (it holds a secret).
+  let storage: S3Settings | undefined;
+  try {
+    storage = e.STORAGE_URL ? parseStorageUrl(e.STORAGE_URL) : undefined;
+  } catch (err) {
+    if (!(err instanceof StorageUrlError)) throw err;
+    throw new ConfigError(`Invalid configuration:\n  STORAGE_URL: ${err.message}`);
+  }
   // Relative paths are taken from where the command was typed (npm's INIT_CWD), so that
   // `npm start` and `npm run seed` from the repository root share ./data.
   const baseDir = env.INIT_CWD ?? process.cwd();
@@ -164,6 +178,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: e.PUBLIC_URL,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    /**
+     * How many server processes `npm start` runs (server.ts): one per core on PostgreSQL, where
+     * instances share everything through the database; always one on the embedded database,
+     * which lives inside its process.
+     */
+    workers: e.DATABASE_URL ? (e.WEB_CONCURRENCY ?? os.availableParallelism()) : 1,
+    /** WEB_CONCURRENCY as given, to say at start when it cannot apply. */
+    requestedWorkers: e.WEB_CONCURRENCY,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     jwtSecret: e.JWT_SECRET,
@@ -192,6 +214,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     customTemplateEmailDomains: e.CUSTOM_TEMPLATE_EMAIL_DOMAINS,
     analytics: { id: e.ANALYTICS_ID, url: e.ANALYTICS_URL },
     credentialCheckUrl: e.CREDENTIAL_CHECK_URL,
+    /** The S3-compatible store of uploads and export archives; undefined: under dataDir. */
+    storage,
     forceHttpsHosts: e.FORCE_HTTPS_HOSTS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

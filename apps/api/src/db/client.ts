@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -7,7 +6,7 @@ import { Readable } from 'node:stream';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { isDatabaseUnavailable, withTimeout } from '../lib/database-errors.ts';
-import { listenPostgres, type ChannelHandlers, type ChannelListener } from './listen.ts';
+import { createPostgresListenerHub, type ChannelHandlers, type ChannelListener } from './listen.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -38,17 +37,25 @@ export interface Database {
    */
   copyOut?(query: string): Readable;
   /**
-   * PostgreSQL only: `listener` hears the table of every UPDATE or DELETE this process's pool has
-   * run, once it has run (inside a transaction too, before it commits). Caches of this process
+   * PostgreSQL only: `listener` hears the table of every INSERT, UPDATE or DELETE this process's
+   * pool has run, once it has run (inside a transaction too, before it commits). Caches of this process
    * drop what they hold of the table at once, without waiting for the NOTIFY of another
    * connection (modules/auth/session-cache.ts). PGlite delivers NOTIFY in process at commit.
    */
-  onWrite?(listener: (table: string) => void): void;
+  onWrite?(listener: (table: string, kind: WriteKind, values: readonly unknown[]) => void): void;
+  /**
+   * PostgreSQL only: `listener` hears every time a statement or the ping failed because the
+   * database could not be reached (refused, lost or timed out). Caches stop trusting their
+   * listener then: a frozen server leaves its connection open and silent.
+   */
+  onUnavailable?(listener: () => void): void;
   close(): Promise<void>;
 }
 
-/** The table an UPDATE or DELETE statement as Drizzle writes it changes, or null. */
-const WRITTEN_TABLE = /^\s*(?:update|delete\s+from)\s+"([a-z_]+)"/i;
+/** The statement and table of an INSERT, UPDATE or DELETE as Drizzle writes it. */
+const WRITTEN_TABLE = /^\s*(insert\s+into|update|delete\s+from)\s+"?([a-z_]+)"?/i;
+
+export type WriteKind = 'insert' | 'update' | 'delete';
 
 export interface DatabaseLogger {
   warn(obj: object, msg: string): void;
@@ -104,6 +111,10 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     query_timeout: statementTimeoutMs + 1_000,
     // A transaction left open by a bug never holds its locks for long.
     idle_in_transaction_session_timeout: 60_000,
+    // The planner's default prices a random read at 4 sequential ones (spinning disks): then 60
+    // primary-key lookups cost more than reading a 10,000-row table whole, and lists of a user's
+    // organizations scan it (npm run bench:scale). On SSDs, as any server today, 1.1 is right.
+    options: '-c random_page_cost=1.1',
   });
 
   // A connection that dies (terminated backend, restart, failover) emits 'error' on its client;
@@ -115,25 +126,41 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
   });
   // The pool's re-emission of an idle client's error (already logged above): never thrown.
   pool.on('error', () => {});
-  const writeListeners: ((table: string) => void)[] = [];
-  const observe = (statement: unknown, result: unknown) => {
-    if (writeListeners.length === 0 || !(result instanceof Promise)) return;
+  const writeListeners: ((table: string, kind: WriteKind, values: readonly unknown[]) => void)[] =
+    [];
+  const unavailableListeners: (() => void)[] = [];
+  const unavailable = (err: unknown) => {
+    if (isDatabaseUnavailable(err)) unavailableListeners.forEach((listener) => listener());
+  };
+  const observe = (statement: unknown, params: unknown, result: unknown) => {
+    if (!(result instanceof Promise)) return;
     const text =
       typeof statement === 'string' ? statement : (statement as { text?: unknown } | null)?.text;
-    const table = typeof text === 'string' ? WRITTEN_TABLE.exec(text)?.[1] : undefined;
-    if (!table) return;
-    result.then(
-      () => writeListeners.forEach((listener) => listener(table)),
-      () => {},
-    );
+    const match =
+      writeListeners.length && typeof text === 'string' ? WRITTEN_TABLE.exec(text) : null;
+    const kind = match?.[1]!.split(/\s/)[0]!.toLowerCase() as WriteKind;
+    const table = match?.[2];
+    result.then(() => {
+      if (!table) return;
+      const given = Array.isArray(params)
+        ? params
+        : ((statement as { values?: unknown[] } | null)?.values ?? []);
+      writeListeners.forEach((listener) => listener(table, kind, given));
+    }, unavailable);
   };
   const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   (pool as { query: unknown }).query = (...args: unknown[]) => {
     const result = poolQuery(...args);
-    observe(args[0], result);
+    observe(args[0], args[1], result);
     return result;
   };
   guardCheckouts(pool, observe);
+  // One LISTEN connection for every channel of the process. Through the current logger, so
+  // setLogger applies to a listener already running.
+  const listeners = createPostgresListenerHub(base, {
+    warn: (obj, msg) => log.warn(obj, msg),
+    info: (obj, msg) => log.info?.(obj, msg),
+  });
 
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
@@ -154,19 +181,19 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       }
     },
     async ping() {
-      await withTimeout(pool.query('select 1'), PING_TIMEOUT_MS);
+      await withTimeout(pool.query('select 1'), PING_TIMEOUT_MS).catch((err: unknown) => {
+        unavailable(err);
+        throw err;
+      });
     },
     setLogger(next) {
       log = next;
     },
     // Through the current logger, so setLogger applies to a listener already running.
-    listen: (channel, handlers) =>
-      listenPostgres(base, channel, handlers, {
-        warn: (obj, msg) => log.warn(obj, msg),
-        info: (obj, msg) => log.info?.(obj, msg),
-      }),
+    listen: (channel, handlers) => listeners.listen(channel, handlers),
     copyOut: (query) => Readable.from(copyRows(base, query, () => log)),
     onWrite: (listener) => void writeListeners.push(listener),
+    onUnavailable: (listener) => void unavailableListeners.push(listener),
     close: () => pool.end(),
   };
 }
@@ -202,7 +229,7 @@ async function* copyRows(
  */
 function guardCheckouts(
   pool: pg.Pool,
-  observe: (statement: unknown, result: unknown) => void,
+  observe: (statement: unknown, params: unknown, result: unknown) => void,
 ): void {
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
   (pool as { connect: unknown }).connect = (...args: unknown[]) => {
@@ -214,7 +241,7 @@ function guardCheckouts(
 
 function guardCheckout(
   client: pg.PoolClient,
-  observe: (statement: unknown, result: unknown) => void,
+  observe: (statement: unknown, params: unknown, result: unknown) => void,
 ): pg.PoolClient {
   const release = client.release;
   const query = client.query;
@@ -224,7 +251,7 @@ function guardCheckout(
   const guarded = (...args: unknown[]) => {
     const first = statements++ === 0;
     const result = (query as (...a: unknown[]) => unknown).apply(client, args);
-    observe(args[0], result);
+    observe(args[0], args[1], result);
     if (result instanceof Promise) {
       result.catch((err: Error) => {
         if (isDatabaseUnavailable(err)) broken ??= err;

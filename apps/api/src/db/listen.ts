@@ -21,8 +21,10 @@ export interface ChannelHandlers {
 export interface ChannelListener {
   /** Resolves once the first LISTEN is in place; never rejects (failures are retried). */
   readonly ready: Promise<void>;
-  /** Stops listening and closes the connection; no handler runs afterwards. */
+  /** Stops listening (and closes the connection if nobody else listens on it); no handler runs afterwards. */
   close(): Promise<void>;
+  /** Drops the connection and listens again on a new one (PGlite: nothing to do). */
+  reconnect(): void;
 }
 
 export interface ListenerLogger {
@@ -53,33 +55,62 @@ const DEFAULTS: Required<PostgresListenerOptions> = {
 /** One warning at the start of an outage, then one per this many failed attempts. */
 const WARN_EVERY = 30;
 
-export function listenPostgres(
+/**
+ * One LISTEN connection for all of a process's channels (a process has several subscribers: the
+ * session cache, the list caches, the bell's streams, the outbox), opened with the first
+ * subscription and closed with the last. Every subscriber hears `listening()` each time the
+ * connection (re)starts listening, since anything sent in between was missed.
+ */
+export interface PostgresListenerHub {
+  listen(channel: string, handlers: ChannelHandlers): ChannelListener;
+}
+
+interface Subscription {
+  channel: string;
+  handlers: ChannelHandlers;
+  markReady: () => void;
+  ready: Promise<void>;
+}
+
+export function createPostgresListenerHub(
   config: pg.ClientConfig,
-  channel: string,
-  handlers: ChannelHandlers,
   log: ListenerLogger,
   options: PostgresListenerOptions = {},
-): ChannelListener {
+): PostgresListenerHub {
   const settings = { ...DEFAULTS, ...options };
+  const subscriptions = new Set<Subscription>();
   let current: pg.Client | null = null;
-  let closed = false;
+  /** A connection is being opened, or one is due after a pause: do not start another. */
+  let connecting = false;
   let failures = 0;
   let retry: NodeJS.Timeout | undefined;
-  let markReady!: () => void;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  let lose: ((err?: unknown) => void) | null = null;
+
+  const channels = () => new Set([...subscriptions].map((sub) => sub.channel));
+  const active = () => subscriptions.size > 0;
 
   const reconnectLater = (err: unknown) => {
-    if (closed) return;
+    if (!active()) {
+      connecting = false;
+      return;
+    }
     if (failures % WARN_EVERY === 0) {
       log.warn({ err, failures }, 'database: notification listener lost its connection');
     }
     const pause = Math.min(settings.maxBackoffMs, settings.minBackoffMs * 2 ** failures);
     failures++;
+    connecting = true;
     // Jitter, so the instances of a restarted database do not all knock at the same moment.
     retry = setTimeout(() => void connect(), pause * (0.5 + Math.random() / 2));
   };
 
+  const started = (sub: Subscription) => {
+    sub.markReady();
+    sub.handlers.listening();
+  };
+
   const connect = async () => {
+    connecting = true;
     const client = new pg.Client({
       ...config,
       application_name: `${LISTENER_APPLICATION_NAME}:${process.pid}`,
@@ -87,56 +118,115 @@ export function listenPostgres(
     });
     let ping: NodeJS.Timeout | undefined = undefined;
     let gone = false;
-    const lose = (err?: unknown) => {
+    const loseThis = (err?: unknown) => {
       if (gone) return;
       gone = true;
       clearInterval(ping);
-      if (current === client) current = null;
+      if (current === client) {
+        current = null;
+        lose = null;
+      }
       dropConnection(client);
       reconnectLater(err);
     };
-    client.on('error', lose);
-    client.on('end', () => lose(new Error('connection ended')));
+    client.on('error', loseThis);
+    client.on('end', () => loseThis(new Error('connection ended')));
     client.on('notification', (message) => {
-      if (message.channel === channel && !closed) handlers.notify(message.payload ?? '');
+      for (const sub of [...subscriptions]) {
+        if (sub.channel === message.channel) sub.handlers.notify(message.payload ?? '');
+      }
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+      const listening = [...channels()];
+      if (listening.length) {
+        await client.query(listening.map((c) => `LISTEN ${client.escapeIdentifier(c)}`).join(';'));
+      }
     } catch (err) {
-      lose(err);
+      loseThis(err);
       return;
     }
-    if (closed || gone) {
-      if (!gone) await client.end().catch(() => {});
+    if (gone) return;
+    if (!active()) {
+      gone = true;
+      connecting = false;
+      await client.end().catch(() => {});
       return;
     }
     current = client;
+    lose = loseThis;
+    connecting = false;
     if (failures > 0) log.info?.({ failures }, 'database: notification listener listening again');
     failures = 0;
-    ping = setInterval(() => void client.query('select 1').catch(lose), settings.pingIntervalMs);
+    ping = setInterval(
+      () => void client.query('select 1').catch(loseThis),
+      settings.pingIntervalMs,
+    );
     ping.unref();
-    markReady();
-    handlers.listening();
+    for (const sub of [...subscriptions]) started(sub);
   };
 
-  void connect();
+  const closeConnection = async () => {
+    clearTimeout(retry);
+    connecting = false;
+    const client = current;
+    current = null;
+    lose = null;
+    if (client) {
+      // A polite goodbye, but never wait long for a database that does not answer.
+      await Promise.race([client.end(), new Promise((r) => setTimeout(r, 1_000))]).catch(() => {});
+      dropConnection(client);
+    }
+  };
+
   return {
-    ready,
-    async close() {
-      closed = true;
-      clearTimeout(retry);
+    listen(channel, handlers) {
+      let markReady!: () => void;
+      const ready = new Promise<void>((resolve) => (markReady = resolve));
+      const sub: Subscription = { channel, handlers, markReady, ready };
+      const isNewChannel = !channels().has(channel);
+      subscriptions.add(sub);
       const client = current;
-      current = null;
       if (client) {
-        // A polite goodbye, but never wait long for a database that does not answer.
-        await Promise.race([client.end(), new Promise((r) => setTimeout(r, 1_000))]).catch(
-          () => {},
+        // Listening already: add the channel, then this subscriber starts.
+        const adding = isNewChannel
+          ? client.query(`LISTEN ${client.escapeIdentifier(channel)}`)
+          : Promise.resolve();
+        adding.then(
+          () => subscriptions.has(sub) && current === client && started(sub),
+          (err: unknown) => lose?.(err),
         );
-        dropConnection(client);
+      } else if (!connecting) {
+        void connect();
       }
+      return {
+        ready,
+        async close() {
+          if (!subscriptions.delete(sub)) return;
+          if (!active()) await closeConnection();
+          else if (!channels().has(channel) && current) {
+            await current.query(`UNLISTEN ${current.escapeIdentifier(channel)}`).catch(() => {});
+          }
+        },
+        reconnect() {
+          // The database looked unreachable to someone else: this connection may be as dead,
+          // without knowing it yet (a frozen server sends nothing). Listen again on a new one.
+          lose?.(new Error('reconnecting: the database looked unreachable'));
+        },
+      };
     },
   };
+}
+
+/** One channel on a connection of its own (a hub with one subscriber). */
+export function listenPostgres(
+  config: pg.ClientConfig,
+  channel: string,
+  handlers: ChannelHandlers,
+  log: ListenerLogger,
+  options: PostgresListenerOptions = {},
+): ChannelListener {
+  return createPostgresListenerHub(config, log, options).listen(channel, handlers);
 }
 
 /**
@@ -166,6 +256,7 @@ export function listenPglite(
       return unlisten;
     });
   return {
+    reconnect() {},
     ready: subscribed.then(
       () => {},
       () => {},

@@ -4,10 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import { ErrorCode } from '@portolan/contract';
 import { analyticsSink } from '../modules/system/index.ts';
+import { databaseRateLimitStore } from './rate-limit-store.ts';
 
 /**
  * Security headers on every answer (CSP without inline scripts, HSTS, nosniff, no framing) and
- * the rate limiter, which is off globally and switched on per route with `config.rateLimit`.
+ * the rate limiter, which is off globally and switched on per route with `config.rateLimit`; its
+ * counters are in the database, shared by every instance (rate-limit-store.ts).
  */
 export async function registerSecurity(app: FastifyInstance): Promise<void> {
   // The analytics sink's origin, only when analytics is on and configured (spec §1).
@@ -36,6 +38,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
 
   await app.register(rateLimit, {
     global: false,
+    store: databaseRateLimitStore(app.ctx.db, app.ctx.clock),
     errorResponseBuilder: (_req, ctx) =>
       new AppError(
         429,

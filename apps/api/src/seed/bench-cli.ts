@@ -1,7 +1,8 @@
 // The data of `npm run bench` (scripts/bench.ts runs this; it is not meant for people):
-//   node bench-cli.ts seed                  the bench tenants in the configured database
-//                                           (DATABASE_URL, else PGlite in DATA_DIR); prints
-//                                           {"email","password"} as one JSON line
+//   node bench-cli.ts seed                  the bench tenants and BENCH_SIGN_INS sign-in accounts
+//                                           in the configured database (DATABASE_URL, else PGlite
+//                                           in DATA_DIR); prints {"email","password","signIns":
+//                                           {"emails","password"}} as one JSON line
 //   node bench-cli.ts seed-activities N     an owner, an organization and N activities of it (the
 //                                           audit export bench); prints {"email","password",
 //                                           "organizationId"} as one JSON line
@@ -13,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { loadConfig } from '../config.ts';
 import { withMigratedDatabase } from '../db/open-cli.ts';
-import { seedBenchTenants, seedExportActivities } from './bench.ts';
+import { seedBenchSignIns, seedBenchTenants, seedExportActivities } from './bench.ts';
 
 const [command, url] = process.argv.slice(2);
 
@@ -32,10 +33,11 @@ switch (command) {
         workspaces: Number(process.env.BENCH_WORKSPACES ?? 10),
         appProfile: config.appProfile,
       });
+      const signIns = await seedBenchSignIns(database.db, Number(process.env.BENCH_SIGN_INS ?? 1));
       // Fresh statistics, as autovacuum keeps them on a live database (it would analyze tables
       // this changed only a little later).
       await database.db.execute(sql`analyze`);
-      console.log(JSON.stringify(who));
+      console.log(JSON.stringify({ ...who, signIns }));
     });
     break;
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, signIn, type TestApp } from '../../test/support/app.ts';
-import { BENCH_TENANT, seedBenchTenants } from './bench.ts';
+import { BENCH_TENANT, seedBenchSignIns, seedBenchTenants } from './bench.ts';
 
 /** The data `npm run bench` times, small: the user sees what the bench expects. */
 describe('bench seed', () => {
@@ -39,5 +39,21 @@ describe('bench seed', () => {
         'STAFF:2',
       ].sort(),
     );
+  });
+
+  it('gives the tenant a bell with unseen notifications to count', async () => {
+    const headers = bearer(await signIn(t, BENCH_TENANT.email, BENCH_TENANT.password));
+    const res = await t.app.inject({ url: '/v1/user/notification/new/', headers });
+    expect(res.statusCode).toBe(200);
+    // 40 rows: every third seen, every tenth another user's, one deleted.
+    expect(res.json()).toEqual({ count: 23 });
+  });
+
+  it('makes sign-in accounts that all sign in with the one password', async () => {
+    const accounts = await seedBenchSignIns(t.ctx.db, 3);
+    expect(accounts.emails).toHaveLength(3);
+    for (const email of accounts.emails) {
+      expect(await signIn(t, email, accounts.password)).toMatch(/^ey/);
+    }
   });
 });

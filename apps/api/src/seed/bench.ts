@@ -5,8 +5,10 @@ import {
   clientMembers,
   clientModules,
   clients,
+  notifications,
   organizationMembers,
   organizations,
+  users,
 } from '../db/schema/index.ts';
 import { createOrganization, createUser } from './factories.ts';
 
@@ -101,8 +103,54 @@ export async function seedBenchTenants(
     for (let i = 0; i < memberships.length; i += 5_000) {
       await tx.insert(clientMembers).values(memberships.slice(i, i + 5_000));
     }
+    // The bell's count has rows to count: some seen, some not, one deleted, another user's too.
+    await tx.insert(notifications).values(
+      Array.from({ length: BENCH_NOTIFICATIONS }, (_, i) => ({
+        type: 'WARNING' as const,
+        recipient_id: i % 10 === 9 ? member.id : user.id,
+        organization_id: orgRows[i % orgRows.length]!.id,
+        is_seen: i % 3 === 0,
+        deleted_at: i === 1 ? new Date() : null,
+        extra_message: `Bench notice ${i}`,
+      })),
+    );
     return BENCH_TENANT;
   });
+}
+
+/** Notifications of the bench tenant's bell (and a few of another user's). */
+const BENCH_NOTIFICATIONS = 40;
+
+/** The password of every sign-in account of the bench (`bench-signin-<i>@example.com`). */
+export const BENCH_SIGN_IN_PASSWORD = 'Bench sign-in passphrase 1';
+export const benchSignInEmail = (i: number) => `bench-signin-${i}@example.com`;
+
+/**
+ * The accounts the sign-in load of `npm run bench` spreads over, so that no account has more
+ * attempts in flight than the per-account lockout allows (requests in flight hold a reservation).
+ * One argon2id hash at our parameters, shared: a salt of its own per row would cost the seed a
+ * hash each and change nothing a verification does.
+ */
+export async function seedBenchSignIns(db: Db, count: number) {
+  const first = await createUser(db, {
+    email: benchSignInEmail(0),
+    password: BENCH_SIGN_IN_PASSWORD,
+  });
+  if (count > 1) {
+    await db.insert(users).values(
+      Array.from({ length: count - 1 }, (_, i) => ({
+        email: benchSignInEmail(i + 1),
+        password_hash: first.password_hash,
+        first_name: 'Bench',
+        last_name: `Sign-in ${i + 1}`,
+        email_verified_at: new Date(),
+      })),
+    );
+  }
+  return {
+    emails: Array.from({ length: count }, (_, i) => benchSignInEmail(i)),
+    password: BENCH_SIGN_IN_PASSWORD,
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { App, AppContext } from '../../src/context.ts';
+import type { Database } from '../../src/db/client.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { createTestDatabase } from './database.ts';
 import { extractCode, Mailbox } from './mailbox.ts';
@@ -27,7 +28,12 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { beforeReady?: (app: App) => void; logStream?: { write(line: string): void } } = {},
+  options: {
+    beforeReady?: (app: App) => void;
+    logStream?: { write(line: string): void };
+    /** Another app's database (a second instance on it), left open by close(): its owner closes it. */
+    database?: Database;
+  } = {},
 ): Promise<TestApp> {
   const mailbox = new Mailbox();
   const smtpUrl = await mailbox.start();
@@ -39,7 +45,7 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const clock = new ManualClock();
   const app = await buildApp(config, { database, clock, logStream: options.logStream });
   options.beforeReady?.(app);
@@ -57,7 +63,7 @@ export async function createTestApp(
     },
     async close() {
       await app.close();
-      await database.close();
+      if (!options.database) await database.close();
       await mailbox.stop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },

@@ -9,6 +9,9 @@ import type {
 } from '../../src/lib/payments/gateway.ts';
 import { createSubscription } from '../../src/seed/factories.ts';
 
+/** Counted across recorders: two instances' recorders in one test never make the same charge id. */
+let charges = 0;
+
 /**
  * A payment gateway of the test's own: charges succeed unless told to fail, every call is kept,
  * and a repeated idempotency key answers the first result, as a real gateway does.
@@ -19,7 +22,6 @@ export class ChargeRecorder implements PaymentGateway {
   /** null: charges succeed; otherwise every charge fails this way. */
   failWith: ChargeFailure | null = null;
   private readonly answered = new Map<string, ChargeResult>();
-  private counter = 0;
 
   async charge(request: ChargeRequest): Promise<ChargeResult> {
     this.calls.push(request);
@@ -27,7 +29,7 @@ export class ChargeRecorder implements PaymentGateway {
     if (earlier) return earlier;
     const result: ChargeResult = this.failWith
       ? { ok: false, reason: this.failWith, message: this.failWith }
-      : { ok: true, chargeRef: `ch_test_${process.pid}_${Date.now()}_${this.counter++}` };
+      : { ok: true, chargeRef: `ch_test_${process.pid}_${Date.now()}_${charges++}` };
     this.answered.set(request.idempotencyKey, result);
     return result;
   }

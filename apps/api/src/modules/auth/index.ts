@@ -6,6 +6,7 @@ import { authRoutes } from './routes.ts';
 
 export { registerAuthentication, requireAuth, type AuthState } from './authenticate.ts';
 export { hashPassword } from './passwords.ts';
+export { pruneAuth, type AuthPruned } from './prune.ts';
 export { SessionCache } from './session-cache.ts';
 export { startSessionIn, type ClientMeta } from './service.ts';
 

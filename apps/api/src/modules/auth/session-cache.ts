@@ -6,6 +6,8 @@ import { isLive, loadSession, type SessionWithUser } from './sessions.ts';
 /** Where migration 0010's triggers announce every change of a session ('s:<id>') or user ('u:<id>'). */
 export const AUTH_CHANNEL = 'portolan_auth';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Sessions held at most; the least recently used goes first. */
 const MAX_ENTRIES = 20_000;
 
@@ -23,7 +25,7 @@ const MAX_ENTRIES = 20_000;
  * - Read-your-writes within the instance: on PostgreSQL the notification comes on another
  *   connection, a little after the change's own answer, so the pool tells the cache of every
  *   UPDATE or DELETE of "sessions" or "users" it runs (Database.onWrite) and the cache drops
- *   everything at once; PGlite delivers notifications in process at commit.
+ *   what the statement names at once; PGlite delivers notifications in process at commit.
  * - Time-dependent rules (expiry, the refresh grace) are checked on every request (`isLive`).
  */
 export class SessionCache {
@@ -45,8 +47,17 @@ export class SessionCache {
 
   /** Starts listening; until then (and in tests that never start it) every lookup loads. */
   start(): void {
-    this.database.onWrite?.((table) => {
-      if (table === 'sessions' || table === 'users') this.clear();
+    // A new session or user changes nothing held; a changed or removed one may. The statement's
+    // UUID parameters name what it changes (`where "id" = $1`, `where "user_id" = $1`): those
+    // sessions and users go; a statement naming none (`where "email" = $1`) drops everything.
+    this.database.onWrite?.((table, kind, values) => {
+      if (kind === 'insert' || (table !== 'sessions' && table !== 'users')) return;
+      const ids = values.filter((v): v is string => typeof v === 'string' && UUID.test(v));
+      if (ids.length === 0) return this.clear();
+      for (const id of ids) {
+        this.forget(`s:${id}`);
+        this.forget(`u:${id}`);
+      }
     });
     this.listener = this.database.listen(AUTH_CHANNEL, {
       notify: (payload) => this.forget(payload),
@@ -54,6 +65,15 @@ export class SessionCache {
         this.clear();
         this.listening = true;
       },
+    });
+    // The database could not be reached (a statement or the health ping failed): whatever was
+    // sent meanwhile may be lost, and a frozen server keeps the listener's connection open and
+    // silent. Hold nothing until the listener listens again on a new connection.
+    this.database.onUnavailable?.(() => {
+      if (!this.listening) return;
+      this.listening = false;
+      this.clear();
+      this.listener?.reconnect();
     });
   }
 

@@ -9,8 +9,10 @@ import { dataExports } from '../../db/schema/index.ts';
 import { hours, minutes } from '../../lib/clock.ts';
 import { enqueueMail } from '../../lib/mail/outbox.ts';
 import { dataExportFailedMail } from '../../lib/mail/templates.ts';
-import { createLocalDiskStorage, type FileStorage } from '../uploads/index.ts';
+import { s3ClientFor } from '../../lib/s3/client.ts';
+import { fileStorageFor, type FileStorage } from '../uploads/index.ts';
 import { createLocalArchiveStore, newArchiveKey, type ArchiveStore } from './archive-store.ts';
+import { createS3ArchiveStore } from './s3-archive-store.ts';
 import {
   assertMayBuild,
   describeExport,
@@ -53,13 +55,18 @@ export const RETRY_DELAY_MS = minutes(1);
 /** A stored archive no export names, this old, is a crashed build's leftover. */
 const ORPHAN_AGE_MS = LEASE_MS * 2;
 
-/** Archives live in DATA_DIR/exports; the uploads they copy in DATA_DIR/uploads (uploads module). */
-export const archiveStoreFor = (config: Pick<AppConfig, 'dataDir'>) =>
-  createLocalArchiveStore(path.join(config.dataDir, 'exports'));
+/**
+ * Archives live on the S3 store of STORAGE_URL when there is one, else in DATA_DIR/exports; the
+ * uploads they copy wherever the uploads module keeps them.
+ */
+export const archiveStoreFor = (config: Pick<AppConfig, 'dataDir' | 'storage'>) =>
+  config.storage
+    ? createS3ArchiveStore(s3ClientFor(config.storage))
+    : createLocalArchiveStore(path.join(config.dataDir, 'exports'));
 
-export const exportDepsFor = (config: Pick<AppConfig, 'dataDir'>): ExportDeps => ({
+export const exportDepsFor = (config: Pick<AppConfig, 'dataDir' | 'storage'>): ExportDeps => ({
   store: archiveStoreFor(config),
-  uploads: createLocalDiskStorage(path.join(config.dataDir, 'uploads')),
+  uploads: fileStorageFor(config),
 });
 
 /** Something to build: the claimed row (attempts counted), or one whose attempts ran out. */

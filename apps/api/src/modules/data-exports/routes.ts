@@ -12,6 +12,7 @@ import type { App } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { requireActor } from '../access/index.ts';
 import { requireAuth } from '../auth/index.ts';
+import { storageFailure } from '../uploads/index.ts';
 import { archiveStoreFor } from './job.ts';
 import {
   findOwnDownload,
@@ -31,7 +32,12 @@ const errors = {
   403: errorBodySchema,
   404: errorBodySchema,
 };
-const downloadErrors = { ...errors, 409: errorBodySchema, 410: errorBodySchema };
+const downloadErrors = {
+  ...errors,
+  409: errorBodySchema,
+  410: errorBodySchema,
+  503: errorBodySchema,
+};
 
 /**
  * Data exports (issue 11): a user's own data, and an organization's for its OWNERs. Asking answers
@@ -44,7 +50,11 @@ export async function dataExportRoutes(app: App): Promise<void> {
 
   /** Streams a READY archive as a download. */
   async function sendArchive(reply: FastifyReply, row: DataExportRow) {
-    const file = row.storage_key ? await store.open(row.storage_key) : null;
+    const file = row.storage_key
+      ? await store.open(row.storage_key).catch((err: unknown) => {
+          throw storageFailure(err);
+        })
+      : null;
     if (!file) throw notFound('The archive of this export is gone. Ask for a new export.');
     return reply
       .header('content-type', 'application/zip')

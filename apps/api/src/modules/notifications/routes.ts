@@ -7,7 +7,9 @@ import {
 } from '@portolan/contract';
 import { z } from 'zod';
 import type { App } from '../../context.ts';
+import { ChangeCache } from '../../lib/change-cache.ts';
 import { requireAuth } from '../auth/index.ts';
+import { NOTIFICATION_CHANNEL } from './create.ts';
 import { countNewNotifications, listNotifications, markNotificationSeen } from './service.ts';
 
 const tags = ['notifications'];
@@ -18,6 +20,17 @@ const security = [{ bearerAuth: [] }];
  * every query is scoped by the signed-in recipient, and another user's notification is 404.
  */
 export async function notificationRoutes(app: App): Promise<void> {
+  // Every open tab asks for its unseen count every minute: each user's is kept until a change of
+  // their notifications is announced (the channel the bell's stream listens to; migration 0011's
+  // trigger announces every change of a row to its recipient).
+  const unseenCounts = new ChangeCache<{ count: number }>(app.ctx.database, {
+    channel: NOTIFICATION_CHANNEL,
+    tables: ['notifications'],
+    keyOf: (recipientId) => recipientId,
+    maxEntries: 50_000,
+  });
+  unseenCounts.start();
+  app.addHook('onClose', async () => unseenCounts.stop());
   const { ctx } = app;
 
   app.get('/v1/user/notification/', {
@@ -41,7 +54,10 @@ export async function notificationRoutes(app: App): Promise<void> {
       security,
       response: { 200: notificationCountSchema, 401: errorBodySchema },
     },
-    handler: async (request) => countNewNotifications(ctx, requireAuth(request).userId),
+    handler: async (request) => {
+      const { userId } = requireAuth(request);
+      return unseenCounts.get(userId, () => countNewNotifications(ctx, userId));
+    },
   });
 
   app.put('/v1/user/notification/:id/is-seen/', {

@@ -10,6 +10,7 @@ import {
   userClientsQuerySchema,
 } from '@portolan/contract';
 import type { App } from '../../context.ts';
+import { ChangeCache } from '../../lib/change-cache.ts';
 import { requireActor } from '../access/index.ts';
 import { requireAuth } from '../auth/index.ts';
 import {
@@ -20,6 +21,15 @@ import {
 } from './me-service.ts';
 
 const security = [{ bearerAuth: [] }];
+
+/** What the organization list is made of: a change to any of them drops the kept pages. */
+const TENANCY_TABLES = [
+  'organizations',
+  'clients',
+  'client_modules',
+  'organization_members',
+  'client_members',
+] as const;
 const listErrors = { 400: errorBodySchema, 401: errorBodySchema };
 
 /**
@@ -29,6 +39,19 @@ const listErrors = { 400: errorBodySchema, 401: errorBodySchema };
  */
 export async function meRoutes(app: App): Promise<void> {
   const { ctx } = app;
+
+  // The organization list is read on every page load of every tab, and changes seldom: each
+  // page of it is kept as the JSON answered, until any organization, workspace, module or
+  // membership changes anywhere (migration 0011's triggers; lib/change-cache.ts).
+  const myOrganizationPages = new ChangeCache<string>(ctx.database, {
+    channel: 'portolan_tenancy',
+    tables: TENANCY_TABLES,
+    keyOf: () => null,
+    maxEntries: 20_000,
+    maxBytes: 32 * 1024 * 1024,
+  });
+  myOrganizationPages.start();
+  app.addHook('onClose', async () => myOrganizationPages.stop());
 
   app.get('/v1/me/organizations/and/clients/', {
     onRequest: app.authenticate,
@@ -40,8 +63,20 @@ export async function meRoutes(app: App): Promise<void> {
       querystring: myOrganizationsQuerySchema,
       response: { 200: myOrganizationsPageSchema, ...listErrors },
     },
-    handler: async (request) =>
-      listMyOrganizationsAndClients(ctx, requireAuth(request), request.query),
+    handler: async (request, reply) => {
+      const caller = requireAuth(request);
+      const { page, limit } = request.query;
+      const json = await myOrganizationPages.get(
+        `${caller.userId}|${page}|${limit}`,
+        async () =>
+          reply.serialize(
+            await listMyOrganizationsAndClients(ctx, caller, request.query),
+          ) as string,
+        (text) => text.length,
+      );
+      // A string is sent as it is: the route's serializer made it once, above.
+      return reply.type('application/json; charset=utf-8').send(json as never);
+    },
   });
 
   app.get('/v1/user/clients/', {

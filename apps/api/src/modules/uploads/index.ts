@@ -1,5 +1,8 @@
 // The uploads module's face: what other modules may use of it.
 export { isOwnUploadUrl } from './service.ts';
+export { pruneUploads } from './prune.ts';
 export { STORAGE_KEY_PATTERN } from './storage.ts';
 export { createLocalDiskStorage, type FileStorage } from './storage.ts';
+export { fileStorageFor } from './storage-for.ts';
+export { storageFailure } from './unavailable.ts';
 export { uploadRoutes as uploadsModule } from './routes.ts';

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import multipart from '@fastify/multipart';
 import {
   ErrorCode,
@@ -13,15 +12,12 @@ import { uploads } from '../../db/schema/index.ts';
 import { AppError, fieldError, notFound } from '../../lib/errors.ts';
 import { requireAuth } from '../auth/index.ts';
 import { IMAGE_EXTENSIONS, sniffImageType } from './sniff.ts';
-import {
-  STORAGE_KEY_PATTERN,
-  createLocalDiskStorage,
-  newStorageKey,
-  type FileStorage,
-} from './storage.ts';
+import { STORAGE_KEY_PATTERN, newStorageKey, type FileStorage } from './storage.ts';
+import { fileStorageFor } from './storage-for.ts';
+import { storageFailure } from './unavailable.ts';
 
 export interface UploadRoutesOptions {
-  /** Where the bytes go; the local disk under DATA_DIR/uploads unless given. */
+  /** Where the bytes go; as configured (STORAGE_URL, else DATA_DIR/uploads) unless given. */
   storage?: FileStorage;
 }
 
@@ -73,8 +69,7 @@ async function readSingleFile(request: FastifyRequest): Promise<Buffer> {
  */
 export async function uploadRoutes(app: App, options: UploadRoutesOptions): Promise<void> {
   const { ctx } = app;
-  const storage =
-    options.storage ?? createLocalDiskStorage(path.join(ctx.config.dataDir, 'uploads'));
+  const storage = options.storage ?? fileStorageFor(ctx.config);
 
   // Registered here, so only this plugin's routes accept multipart bodies.
   await app.register(multipart, {
@@ -104,6 +99,7 @@ export async function uploadRoutes(app: App, options: UploadRoutesOptions): Prom
         413: errorBodySchema,
         415: errorBodySchema,
         429: errorBodySchema,
+        503: errorBodySchema,
       },
     },
     handler: async (request, reply) => {
@@ -119,7 +115,10 @@ export async function uploadRoutes(app: App, options: UploadRoutesOptions): Prom
       const contentType = sniffImageType(bytes);
       if (!contentType) throw fieldError('file', 'Upload a PNG, JPEG, GIF or WebP image.');
       const key = newStorageKey(IMAGE_EXTENSIONS[contentType]);
-      await storage.put(key, bytes, contentType);
+      // Stored first, recorded second: a failed store leaves no row naming a missing file.
+      await storage.put(key, bytes, contentType).catch((err: unknown) => {
+        throw storageFailure(err);
+      });
       try {
         await ctx.db.insert(uploads).values({
           user_id: userId,
@@ -144,7 +143,11 @@ export async function uploadRoutes(app: App, options: UploadRoutesOptions): Prom
     },
     handler: async (request, reply) => {
       const { key } = request.params;
-      const file = STORAGE_KEY_PATTERN.test(key) ? await storage.get(key) : null;
+      const file = STORAGE_KEY_PATTERN.test(key)
+        ? await storage.get(key).catch((err: unknown) => {
+            throw storageFailure(err);
+          })
+        : null;
       if (!file) throw notFound('No such file.');
       return reply
         .header('content-type', file.contentType)
