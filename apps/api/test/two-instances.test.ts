@@ -25,7 +25,7 @@ import { startServerProcess, type ServerProcess } from './support/server-process
  * part exactly the registration limit (20), and three sign-ins come out of the sign-in limit (50).
  *
  * Each instance has an SMTP double of its own (as two machines with their own relays), so the mail
- * part knows that both outbox workers took part, not only that nothing was sent twice.
+ * part can say which outbox worker sent what.
  */
 const RESET_MAX = 10;
 const REGISTRATION_MAX = 20;
@@ -113,13 +113,12 @@ describe.skipIf(testEngine !== 'postgres')('two instances on one PostgreSQL beha
       });
     }
     // Each listens (one LISTEN connection per process): until then its session cache holds nothing.
+    const listeners = `${LISTENER_APPLICATION_NAME}:%`;
     await within(5_000, 'both listen', async () => {
-      const { rows } = (await database.db.execute(sql`
+      const result = await database.db.execute(sql`
         select count(*)::int as n from pg_stat_activity
-         where datname = current_database() and application_name like ${`${LISTENER_APPLICATION_NAME}:%`}`)) as unknown as {
-        rows: { n: number }[];
-      };
-      return rows[0]!.n === 2;
+         where datname = current_database() and application_name like ${listeners}`);
+      return (result as unknown as { rows: { n: number }[] }).rows[0]!.n === 2;
     });
   }, 60_000);
 
@@ -226,10 +225,10 @@ describe.skipIf(testEngine !== 'postgres')('two instances on one PostgreSQL beha
       .from(mailOutbox)
       .where(inArray(mailOutbox.to_address, addresses));
     expect(rows.map((r) => [r.status, r.attempts])).toEqual(addresses.map(() => ['sent', 1]));
-    const split = mailboxes.map((m) => m.messages.filter((x) => addresses.includes(x.to[0]!)));
-    console.info(`mail sent by A: ${split[0]!.length}, by B: ${split[1]!.length}`);
-    // Both workers took part: "sent once" was decided between two, not by one alone.
-    expect(split.every((sent) => sent.length > 0)).toBe(true);
+    // Who sent how many depends on timing (often 18 to 2), so it is reported, not asserted; that
+    // both workers share the work is asserted in jobs-once.test.ts, with 40 queued at once.
+    const [byA, byB] = mailboxes.map((m) => m.messages.filter((x) => addresses.includes(x.to[0]!)));
+    console.info(`mail sent by A: ${byA!.length}, by B: ${byB!.length}`);
   });
 
   it('a notification made through A reaches a bell connected to B', async () => {

@@ -138,9 +138,14 @@ export function createPostgresListenerHub(
     });
     try {
       await client.connect();
-      const listening = [...channels()];
-      if (listening.length) {
-        await client.query(listening.map((c) => `LISTEN ${client.escapeIdentifier(c)}`).join(';'));
+      // A subscriber that comes while a LISTEN is on its way only joins the set (there is no
+      // connection to use yet): listen again until every channel of the set is covered.
+      const listened = new Set<string>();
+      for (;;) {
+        const missing = [...channels()].filter((c) => !listened.has(c));
+        if (missing.length === 0) break;
+        await client.query(missing.map((c) => `LISTEN ${client.escapeIdentifier(c)}`).join(';'));
+        for (const c of missing) listened.add(c);
       }
     } catch (err) {
       loseThis(err);
