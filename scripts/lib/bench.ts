@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { API_DIR, SERVER_ENTRY } from './paths.ts';
+import { API_DIR } from './paths.ts';
+import { ensureServerBuild, SERVER_BUNDLE, SERVER_NODE_OPTIONS } from './server-build.ts';
 
 const BENCH_CLI = path.join(API_DIR, 'src', 'seed', 'bench-cli.ts');
 
@@ -47,12 +48,18 @@ export interface ApiServer {
   stop(): Promise<void>;
 }
 
-/** Starts the API server with `env` on a free port and resolves once it answers its health check. */
+/**
+ * Starts the API server as `npm start` does (the bundle, bundled first when stale, with the same
+ * Node options) with `env` on a free port; resolves once it answers its health check.
+ */
 export async function startApiServer(env: NodeJS.ProcessEnv): Promise<ApiServer> {
+  if (!(await ensureServerBuild((line) => console.log(`  (${line})`)))) {
+    throw new Error('the server could not be bundled');
+  }
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+  const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, SERVER_BUNDLE], {
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

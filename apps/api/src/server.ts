@@ -63,7 +63,9 @@ async function runServer(config: AppConfig) {
     process.exit(1);
   }
   const where = config.databaseUrl ? '' : ` in ${config.dataDir}`;
-  const worker = cluster.isWorker ? `, process ${cluster.worker?.id} of ${config.workers}` : '';
+  const worker = cluster.isWorker
+    ? `, worker ${cluster.worker?.id}; ${config.workers} processes in all`
+    : '';
   app.log.info(
     `Portolan ${config.version} on ${config.publicUrl} (database: ${database.engine}${where}${worker})`,
   );

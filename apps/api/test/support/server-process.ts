@@ -23,7 +23,9 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [SERVER_TS], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    // One process unless the test asks for more: on PostgreSQL server.ts would otherwise run one
+    // per core under a supervisor (cluster.ts), and tests look at "the" server's pid.
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', WEB_CONCURRENCY: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
