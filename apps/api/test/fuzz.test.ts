@@ -22,7 +22,7 @@ import { startTestOidcProvider, type TestOidcProvider } from './support/oidc-pro
  * shorter: what an engine can refuse (NUL, huge or malformed values) is in the sweep, which runs
  * whole on both, and the seed changes every run, so the random inputs add up over runs anyway.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? (testEngine === 'postgres' ? 60 : 200));
+const RUNS = Number(process.env.FUZZ_RUNS ?? (testEngine === 'postgres' ? 60 : 100));
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 interface JsonSchema {

@@ -65,14 +65,16 @@ export function registerCompression(app: FastifyInstance): void {
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     if (reply.hasHeader('content-encoding') || reply.statusCode === 206) return payload;
     if (!COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? ''))) return payload;
-    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-    if (body.length < COMPRESS_MIN_BYTES) return payload;
+    // Measured without copying: most answers are sent as they are.
+    const length = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+    if (length < COMPRESS_MIN_BYTES) return payload;
     if (/\bno-transform\b/i.test(String(reply.getHeader('cache-control') ?? ''))) return payload;
 
     // The answer depends on Accept-Encoding from here on, compressed or not.
     varyOnAcceptEncoding(reply);
     const coding = negotiateEncoding(request.headers['accept-encoding']);
     if (!coding) return payload;
+    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
     const compressed =
       coding === 'br'
         ? await brotli(body, {

@@ -43,7 +43,7 @@ export async function meRoutes(app: App): Promise<void> {
   // The organization list is read on every page load of every tab, and changes seldom: each
   // page of it is kept as the JSON answered, until any organization, workspace, module or
   // membership changes anywhere (migration 0011's triggers; lib/change-cache.ts).
-  const myOrganizationPages = new ChangeCache<string>(ctx.database, {
+  const myOrganizationPages = new ChangeCache<Buffer>(ctx.database, {
     channel: 'portolan_tenancy',
     tables: TENANCY_TABLES,
     keyOf: () => null,
@@ -66,16 +66,18 @@ export async function meRoutes(app: App): Promise<void> {
     handler: async (request, reply) => {
       const caller = requireAuth(request);
       const { page, limit } = request.query;
-      const json = await myOrganizationPages.get(
+      const answer = await myOrganizationPages.get(
         `${caller.userId}|${page}|${limit}`,
         async () =>
-          reply.serialize(
-            await listMyOrganizationsAndClients(ctx, caller, request.query),
-          ) as string,
-        (text) => text.length,
+          Buffer.from(
+            reply.serialize(
+              await listMyOrganizationsAndClients(ctx, caller, request.query),
+            ) as string,
+          ),
+        (bytes) => bytes.length,
       );
-      // A string is sent as it is: the route's serializer made it once, above.
-      return reply.type('application/json; charset=utf-8').send(json as never);
+      // Bytes are sent as they are: the route's serializer made them once, above.
+      return reply.type('application/json; charset=utf-8').send(answer as never);
     },
   });
 
