@@ -76,6 +76,7 @@ describe('statements per permissions request', () => {
   it('lists rules and roles in the same number of statements at any limit', async () => {
     for (const base of [s.org(), s.ws()]) {
       for (const list of ['access-rules/', 'custom-roles/']) {
+        await count('GET', `${base}${list}?limit=1`); // the session held, as after any first request
         const small = await count('GET', `${base}${list}?limit=1`);
         expect(await count('GET', `${base}${list}?limit=999`)).toBe(small);
         expect(small).toBeLessThanOrEqual(4);
