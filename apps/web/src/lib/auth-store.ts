@@ -225,13 +225,19 @@ export function relogin(): void {
   const here = currentPath();
   const onLogin = pathnameOf(here) === '/login';
 
+  const onSharePage = isSharePath(pathnameOf(here));
+
   useAuthStore.getState().clear();
-  queryClient.clear();
+  // On a share link's page the public view on screen stays: removing its query while its answer
+  // is on the way would leave the page waiting for ever. Everything else of the user goes.
+  if (onSharePage)
+    queryClient.removeQueries({ predicate: (query) => query.getObserversCount() === 0 });
+  else queryClient.clear();
   forgetLastPage();
   document.getElementById(CUSTOM_CSS_ID)?.remove();
 
   // A share link's page (spec §2: a /share/ path is public) stays: the session ends, not the visit.
-  if (onLogin || isSharePath(pathnameOf(here))) return;
+  if (onLogin || onSharePage) return;
   if (!window.sessionStorage.getItem(REMEMBERED_PATH_KEY)) {
     window.sessionStorage.setItem(REMEMBERED_PATH_KEY, here);
   }
