@@ -157,7 +157,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
     trustProxy: config.trustProxy,
     genReqId: () => crypto.randomUUID(),
     ajv: undefined,
-    routerOptions: { ignoreTrailingSlash: false },
+    // Spec §7 writes some paths without the trailing slash the others have: every path answers in
+    // both forms (routes are registered, and listed in the OpenAPI document, with the slash).
+    routerOptions: { ignoreTrailingSlash: true },
     ...protocolErrorOptions,
     ...httpServerOptions(config.http),
   }).withTypeProvider<ZodTypeProvider>();

@@ -153,6 +153,8 @@ export class StripeFake {
   private readonly idempotent = new Map<string, { fingerprint: string; answer: Answer }>();
   /** How a kept card behaves when charged later. */
   private readonly later = new Map<string, 'ok' | DeclineCode>();
+  /** Answers still to be lost (`dropAnswers`). */
+  private readonly drops: { path: string; keyPrefix: string; count: number }[] = [];
   /** What a session's PaymentIntent or SetupIntent will carry (payment_intent_data…). */
   private readonly intentData = new Map<string, Form>();
   private port = 0;
@@ -256,6 +258,16 @@ export class StripeFake {
     this.later.set(paymentMethodId, decline ?? 'ok');
   }
 
+  /**
+   * A fault after the work: the next `count` requests to `path` are carried out (a charge is
+   * made, its answer kept for the idempotency key) but answered 500 (Stripe's `api_error`), so
+   * the caller cannot know whether it happened. Only requests whose Idempotency-Key starts with
+   * `keyPrefix`, when given. (A dropped connection would not do: the SDK retries one by itself.)
+   */
+  dropAnswers(path: string, count = 1, keyPrefix = ''): void {
+    this.drops.push({ path, keyPrefix, count });
+  }
+
   /** A signed event of any type about any object (an event the portal does not handle). */
   event(type: string, object: Json): WebhookDelivery {
     const created = Math.floor(this.now() / 1000);
@@ -299,15 +311,25 @@ export class StripeFake {
     const key = req.headers['idempotency-key'] as string | undefined;
     const send = (answer: Answer, replayed = false) => {
       const json = JSON.stringify(answer.body);
+      const drop = this.drops.find(
+        (d) => d.count > 0 && d.path === url.pathname && (key ?? '').startsWith(d.keyPrefix),
+      );
+      const dropped = drop !== undefined;
+      if (drop) drop.count--;
       this.requests.push({
         method,
         path: url.pathname,
         params: parseForm(raw),
         raw,
         idempotencyKey: key,
-        status: answer.status,
+        status: dropped ? 500 : answer.status,
         response: json,
       });
+      if (dropped) {
+        res.writeHead(500, { 'content-type': 'application/json', 'request-id': randomId('req_') });
+        res.end(JSON.stringify({ error: { type: 'api_error', message: 'Something went wrong.' } }));
+        return;
+      }
       res.writeHead(answer.status, {
         'content-type': 'application/json',
         'request-id': randomId('req_'),

@@ -207,6 +207,11 @@ export const idempotencyKeys = pgTable(
     fingerprint: text('fingerprint').notNull(),
     status_code: integer('status_code'),
     response: jsonb('response'),
+    /**
+     * When its owner took the key (the app's clock): a row still without an answer after
+     * IDEMPOTENCY_LEASE_MS belongs to a process that died, and the next request takes it over.
+     */
+    leased_at: ts('leased_at').notNull().defaultNow(),
     ...timestamps(),
   },
   (t) => [uniqueIndex('idempotency_keys_scope_key').on(t.organization_id, t.user_id, t.key)],
@@ -218,4 +223,8 @@ export const gatewayEvents = pgTable('gateway_events', {
   gateway: text('gateway').notNull(),
   type: text('type').notNull(),
   received_at: ts('received_at').notNull().defaultNow(),
+  /** Set when the event was refused although signed: 'amount_mismatch' (nothing applied). */
+  outcome: text('outcome'),
+  /** What was refused, for the operators: the amounts and currencies of checkout and event. */
+  reason: text('reason'),
 });

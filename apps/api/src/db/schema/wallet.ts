@@ -104,8 +104,13 @@ export const ledgerEntries = pgTable(
     unit_price: integer('unit_price'),
     source: text('source', { enum: LEDGER_SOURCES }).notNull(),
     created_by: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
-    /** A charge's Idempotency-Key (per organization): a replay finds the entry, charges nothing. */
+    /**
+     * A charge's Idempotency-Key, per organization and caller: the same caller's replay finds the
+     * entry and charges nothing; another caller's request with the same key is a new charge.
+     */
     idempotency_key: text('idempotency_key'),
+    /** Who sent the key: `user:<id>` (an API key would be `api-key:<id>`). */
+    idempotency_caller: text('idempotency_caller'),
     /** What the key was sent with (service, quantity, reference): another request is a 409. */
     request_fingerprint: text('request_fingerprint'),
     /** The paid checkout of a top-up: at most one entry per checkout. */
@@ -121,8 +126,8 @@ export const ledgerEntries = pgTable(
     // The history: newest first, optionally by type (both filter on the organization first).
     index('ledger_entries_org_created_idx').on(t.organization_id, t.created_at, t.id),
     index('ledger_entries_org_type_created_idx').on(t.organization_id, t.type, t.created_at),
-    uniqueIndex('ledger_entries_org_idempotency_key')
-      .on(t.organization_id, t.idempotency_key)
+    uniqueIndex('ledger_entries_org_caller_idempotency_key')
+      .on(t.organization_id, t.idempotency_caller, t.idempotency_key)
       .where(sql`${t.idempotency_key} is not null`),
     uniqueIndex('ledger_entries_checkout_key')
       .on(t.checkout_id)

@@ -58,7 +58,18 @@ export interface ChargeRequest {
 
 export type ChargeFailure = 'declined' | 'insufficient_funds' | 'error';
 export type ChargeResult =
-  { ok: true; chargeRef: string } | { ok: false; reason: ChargeFailure; message: string };
+  | { ok: true; chargeRef: string }
+  | {
+      ok: false;
+      reason: ChargeFailure;
+      message: string;
+      /**
+       * The gateway may have taken the money all the same (no answer, a 5xx, a payment still
+       * processing): the caller retries with the same idempotency key until it answers for sure.
+       * Absent: a definite failure, nothing was charged.
+       */
+      unknown?: true;
+    };
 
 /** A verified event of a gateway, in the portal's terms. `id` de-duplicates redeliveries. */
 export type GatewayEvent =
@@ -72,7 +83,9 @@ export type GatewayEvent =
       paymentMethod: { ref: string; card: CardSummary };
       /** The payment made (payment mode), or null (setup mode). */
       chargeRef: string | null;
+      /** What the gateway took, minor units (0 in setup mode), and in which currency (lower case). */
       amount: number;
+      currency: string | null;
     }
   | {
       id: string;

@@ -125,6 +125,7 @@ const eventSchema = z.discriminatedUnion('type', [
     paymentMethod: z.object({ ref: z.string().min(1).max(200), card: cardSummarySchema }),
     chargeRef: z.string().max(200).nullable(),
     amount: z.number().int(),
+    currency: z.string().max(10).nullable(),
   }),
   z.object({
     id: z.string().min(1).max(200),
@@ -180,7 +181,7 @@ export class SandboxGateway implements PaymentGateway {
    * which a real gateway would send to the webhook. The card's later outcome rides in its token.
    */
   pay(
-    checkout: { id: string; gatewayRef: string; amount: number },
+    checkout: { id: string; gatewayRef: string; amount: number; currency: string },
     check: Extract<CardCheck, { ok: true }>,
   ): GatewayEvent {
     const id = `evt_sandbox_${randomHex()}`;
@@ -201,6 +202,7 @@ export class SandboxGateway implements PaymentGateway {
       paymentMethod: { ref: `pm_sandbox_${check.outcome.later}_${randomHex()}`, card: check.card },
       chargeRef: checkout.amount > 0 ? `ch_sandbox_${randomHex()}` : null,
       amount: checkout.amount,
+      currency: checkout.currency,
     };
   }
 

@@ -32,6 +32,8 @@ export interface StripeGatewayOptions {
   /** Another API host than api.stripe.com (a local fake in tests): `http://127.0.0.1:12111`. */
   apiBase?: string | undefined;
   clock: Clock;
+  /** How often the SDK itself retries a request that got no answer (same key); 2 unless told. */
+  maxNetworkRetries?: number;
 }
 
 /** Signed events older than this are refused (Stripe's default tolerance). */
@@ -78,7 +80,7 @@ export class StripeGateway implements PaymentGateway {
     const Sdk = stripeSdk();
     this.stripe = new Sdk(options.secretKey, {
       // Every POST carries an idempotency key (ours, or the SDK's own), so retries are safe.
-      maxNetworkRetries: 2,
+      maxNetworkRetries: options.maxNetworkRetries ?? 2,
       timeout: 20_000,
       telemetry: false,
       ...addressOf(options.apiBase),
@@ -167,18 +169,27 @@ export class StripeGateway implements PaymentGateway {
       );
       if (intent.status === 'succeeded') return { ok: true, chargeRef: intent.id };
       // Off-session, a card that needs its holder (authentication, another card) is a decline;
-      // anything else (still processing) is not a payment yet.
-      return failure(
-        intent.status === 'requires_action' || intent.status === 'requires_payment_method'
-          ? 'declined'
-          : 'error',
-      );
+      // anything else (still processing) is not a payment yet, nor a failure: asked again with
+      // the same key, Stripe answers this PaymentIntent as it then stands.
+      if (intent.status === 'requires_action' || intent.status === 'requires_payment_method')
+        return failure('declined');
+      return unknownOutcome();
     } catch (error) {
-      if (error instanceof stripeSdk().errors.StripeCardError)
+      const { errors } = stripeSdk();
+      if (error instanceof errors.StripeCardError)
         return failure(
           error.decline_code === 'insufficient_funds' ? 'insufficient_funds' : 'declined',
         );
-      return failure('error');
+      // Stripe refused the request itself: nothing was charged.
+      if (
+        error instanceof errors.StripeInvalidRequestError ||
+        error instanceof errors.StripeAuthenticationError ||
+        error instanceof errors.StripePermissionError ||
+        error instanceof errors.StripeIdempotencyError
+      )
+        return failure('error');
+      // No answer, or Stripe's own failure (5xx): the charge may have been made.
+      return unknownOutcome();
     }
   }
 
@@ -275,6 +286,7 @@ export class StripeGateway implements PaymentGateway {
       paymentMethod: { ref: paymentMethod.id, card: summary },
       chargeRef,
       amount: session.mode === 'payment' ? (session.amount_total ?? 0) : 0,
+      currency: session.currency?.toLowerCase() ?? null,
     };
   }
 
@@ -310,4 +322,8 @@ function failed(
 
 function failure(reason: ChargeFailure): ChargeResult {
   return { ok: false, reason, message: CHARGE_FAILURE_MESSAGES[reason] };
+}
+
+function unknownOutcome(): ChargeResult {
+  return { ok: false, reason: 'error', message: CHARGE_FAILURE_MESSAGES.error, unknown: true };
 }

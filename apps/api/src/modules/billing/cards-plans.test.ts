@@ -32,8 +32,10 @@ describe('plans, subscriptions and cards', () => {
       'type',
     );
     expect((await s.send('GET', '/v1/plans/STANDARD/', 'anonymous')).statusCode).toBe(401);
-    // Like every path of the API, the trailing slash is part of it.
-    expect((await s.send('GET', '/v1/plans/STANDARD', s.people.CLIENT)).statusCode).toBe(404);
+    // The specification writes this path without the trailing slash: both forms answer alike.
+    const bare = await s.send('GET', '/v1/plans/STANDARD', s.people.CLIENT);
+    expect(bare.statusCode).toBe(200);
+    expect(bare.json()).toEqual(one.json());
     const list = await s.send('GET', '/v1/plans/service/config/transit/', s.people.STAFF);
     expect(list.statusCode).toBe(200);
     expect(list.json()).toMatchObject({ count: 4, next: null, previous: null });

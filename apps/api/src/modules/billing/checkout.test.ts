@@ -10,6 +10,7 @@ import {
   paymentMethods,
   subscriptions,
 } from '../../db/schema/index.ts';
+import { IDEMPOTENCY_LEASE_MS } from './idempotency.ts';
 import { newKey, payWith, postCheckout, submitCard, cardForm } from './test-flow.ts';
 
 /**
@@ -152,6 +153,29 @@ describe('subscription checkout', () => {
     spy.mockRestore();
     const rows = await t.ctx.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
     expect(rows).toHaveLength(1);
+  });
+
+  it('takes over a key left in progress by a process that died, once its lease is over', async () => {
+    const key = newKey();
+    const first = await postCheckout(t, s.people.OWNER, s.orgId, 'STANDARD', key);
+    expect(first.statusCode).toBe(201);
+    // As a process that died while running leaves it: no answer, leased a lease and a bit ago.
+    await t.ctx.db
+      .update(idempotencyKeys)
+      .set({
+        status_code: null,
+        response: null,
+        leased_at: new Date(t.clock.now().getTime() - IDEMPOTENCY_LEASE_MS),
+      })
+      .where(eq(idempotencyKeys.key, key));
+    const taken = await postCheckout(t, s.people.OWNER, s.orgId, 'STANDARD', key);
+    expect(taken.statusCode).toBe(201);
+    expect(taken.json().id).not.toBe(first.json().id);
+    const [row] = await t.ctx.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+    expect(row).toMatchObject({ status_code: 201, leased_at: t.clock.now() });
+    // From now on the new answer is the key's.
+    const replay = await postCheckout(t, s.people.OWNER, s.orgId, 'STANDARD', key);
+    expect(replay.json()).toEqual(taken.json());
   });
 
   it('reads an open checkout past its time as EXPIRED, and its page as closed', async () => {

@@ -2,12 +2,23 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.ts';
 import { createTenantScene, type Person, type TenantScene } from '../../../test/support/tenants.ts';
-import { checkouts, invoices, paymentMethods, subscriptions } from '../../db/schema/index.ts';
+import {
+  billingAccounts,
+  checkouts,
+  fundPackages,
+  gatewayEvents,
+  invoices,
+  ledgerEntries,
+  paymentMethods,
+  subscriptions,
+} from '../../db/schema/index.ts';
 import type { GatewayEvent } from '../../lib/payments/gateway.ts';
 import type { SandboxGateway } from '../../lib/payments/sandbox.ts';
 import { passesLuhn } from '../../lib/payments/sandbox.ts';
+import { MISMATCH_MESSAGE } from './events.ts';
 import {
   cardForm,
+  newKey,
   payWith,
   postCheckout,
   submitCard,
@@ -51,7 +62,11 @@ describe('gateway events and the sandbox page', () => {
     const ref = body.url.split('/').at(-2)!;
     return { id: body.id, ref, url: body.url };
   }
-  const completed = (c: { id: string; ref: string }, id: string): GatewayEvent => ({
+  const completed = (
+    c: { id: string; ref: string },
+    id: string,
+    paid: { amount: number; currency: string } = { amount: 19900, currency: 'usd' },
+  ): GatewayEvent => ({
     id,
     type: 'checkout.completed',
     checkoutRef: c.ref,
@@ -62,7 +77,7 @@ describe('gateway events and the sandbox page', () => {
       card: { brand: 'mastercard', last4: '4444', exp_month: 1, exp_year: 2040 },
     },
     chargeRef: `ch_sandbox_${id}`,
-    amount: 19900,
+    ...paid,
   });
   const failed = (c: { id: string; ref: string }, id: string): GatewayEvent => ({
     id,
@@ -105,6 +120,75 @@ describe('gateway events and the sandbox page', () => {
       .from(subscriptions)
       .where(eq(subscriptions.organization_id, orgId));
     expect(sub).toMatchObject({ status: 'ACTIVE', amount: 19900 });
+  });
+
+  it('applies nothing for a signed payment of another amount or currency: recorded and logged', async () => {
+    // BUSINESS costs 19900 usd; the top-up below costs its package's price.
+    const cases = [
+      { amount: 100, currency: 'usd' },
+      { amount: 19901, currency: 'usd' },
+      { amount: 19900, currency: 'eur' },
+    ];
+    for (const paid of cases) {
+      const orgId = await unsubscribedOrganization(t, owner);
+      const checkout = await openCheckout(orgId);
+      const eventId = `evt_m_${checkout.id}`;
+      const raw = JSON.stringify(completed(checkout, eventId, paid));
+      const res = await deliver(raw, sandbox().sign(raw));
+      expect(res.statusCode, JSON.stringify(paid)).toBe(200);
+      expect(await countOf(orgId), JSON.stringify(paid)).toEqual({
+        subscriptions: 0,
+        invoices: 0,
+        cards: 0,
+      });
+      const [row] = await t.ctx.db.select().from(checkouts).where(eq(checkouts.id, checkout.id));
+      expect(row).toMatchObject({ status: 'FAILED', failure_message: MISMATCH_MESSAGE });
+      const [event] = await t.ctx.db
+        .select()
+        .from(gatewayEvents)
+        .where(eq(gatewayEvents.id, eventId));
+      expect(event).toMatchObject({
+        outcome: 'amount_mismatch',
+        reason: `expected 19900 usd, received ${paid.amount} ${paid.currency}`,
+      });
+      const logged = lines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l.eventId === eventId);
+      expect(logged).toMatchObject({
+        level: 50,
+        expected: { amount: 19900, currency: 'usd' },
+        received: paid,
+      });
+      // The right payment arriving afterwards does not revive the failed checkout.
+      const right = JSON.stringify(completed(checkout, `evt_r_${checkout.id}`));
+      expect((await deliver(right, sandbox().sign(right))).statusCode).toBe(200);
+      expect((await countOf(orgId)).subscriptions).toBe(0);
+    }
+
+    // A fund package paid short credits nothing.
+    const orgId = await unsubscribedOrganization(t, owner);
+    const [pkg] = await t.ctx.db.select().from(fundPackages).limit(1);
+    const opened = await t.app.inject({
+      method: 'POST',
+      url: `/v1/organizations/${orgId}/balance/checkout/`,
+      headers: { authorization: `Bearer ${owner.token}`, 'idempotency-key': newKey() },
+      payload: { fund_package_id: pkg!.id },
+    });
+    expect(opened.statusCode).toBe(201);
+    const topUp = { id: opened.json().id as string, ref: opened.json().url.split('/').at(-2) };
+    const raw = JSON.stringify(
+      completed(topUp, `evt_t_${topUp.id}`, { amount: pkg!.price - 1, currency: pkg!.currency }),
+    );
+    expect((await deliver(raw, sandbox().sign(raw))).statusCode).toBe(200);
+    expect(
+      await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.organization_id, orgId)),
+    ).toEqual([]);
+    const [account] = await t.ctx.db
+      .select()
+      .from(billingAccounts)
+      .where(eq(billingAccounts.organization_id, orgId));
+    expect(account?.available_balance ?? 0).toBe(0);
+    expect(await countOf(orgId)).toEqual({ subscriptions: 0, invoices: 0, cards: 0 });
   });
 
   it('applies parallel deliveries of one event once', async () => {

@@ -1,5 +1,6 @@
 import { ErrorCode, invoiceNumberText } from '@portolan/contract';
 import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { checkouts, gatewayEvents, paymentMethods, subscriptions } from '../../db/schema/index.ts';
@@ -17,15 +18,22 @@ import { planDescription, type CheckoutRow } from './checkout-service.ts';
  * event is handled in one transaction: its id is recorded first (a redelivery finds it and does
  * nothing), then the checkout row is locked and only an OPEN one is closed, so the events of a
  * checkout apply exactly once whatever their order (a "failed" after a "completed" is ignored).
+ * A "completed" whose amount or currency is not the checkout's applies nothing: the checkout
+ * fails, the event row keeps why, and the error is logged with both amounts.
  */
 
-export type EventOutcome = 'applied' | 'duplicate' | 'ignored';
+export type EventOutcome = 'applied' | 'duplicate' | 'ignored' | 'mismatch';
+
+/** What the buyer reads on a checkout whose payment did not match it. */
+export const MISMATCH_MESSAGE =
+  'The payment did not match this purchase, so nothing was applied. Contact support.';
 
 /** The raw body and signature header of a delivery: verified by the gateway, then handled. */
 export async function receiveGatewayEvent(
   ctx: AppContext,
   rawBody: string,
   signature: string | undefined,
+  log?: FastifyBaseLogger,
 ): Promise<EventOutcome> {
   let event: GatewayEvent | null;
   try {
@@ -35,12 +43,13 @@ export async function receiveGatewayEvent(
     throw badRequest(ErrorCode.BAD_REQUEST, (error as Error).message || 'Not a valid event.');
   }
   if (!event) return 'ignored';
-  return handleGatewayEvent(ctx, event);
+  return handleGatewayEvent(ctx, event, log);
 }
 
 export async function handleGatewayEvent(
   ctx: AppContext,
   event: GatewayEvent,
+  log?: FastifyBaseLogger,
 ): Promise<EventOutcome> {
   return ctx.db.transaction(async (tx) => {
     const [fresh] = await tx
@@ -67,9 +76,46 @@ export async function handleGatewayEvent(
         .where(eq(checkouts.id, checkout.id));
       return 'applied';
     }
+    const mismatch = mismatchOf(checkout, event);
+    if (mismatch) {
+      await tx
+        .update(gatewayEvents)
+        .set({ outcome: 'amount_mismatch', reason: mismatch })
+        .where(eq(gatewayEvents.id, event.id));
+      await tx
+        .update(checkouts)
+        .set({ status: 'FAILED', failure_message: MISMATCH_MESSAGE })
+        .where(eq(checkouts.id, checkout.id));
+      log?.error(
+        {
+          eventId: event.id,
+          gateway: ctx.payments.name,
+          checkoutId: checkout.id,
+          expected: { amount: checkout.amount, currency: checkout.currency },
+          received: { amount: event.amount, currency: event.currency },
+        },
+        `gateway event ${event.id} refused: ${mismatch}`,
+      );
+      return 'mismatch';
+    }
     await completeCheckout(ctx, tx, checkout, event);
     return 'applied';
   });
+}
+
+/**
+ * Why a completed payment is not the checkout's, or null: the amount differs, or (when something
+ * was to be paid) the currency does. A page that only keeps a card (amount 0) has no currency to
+ * compare.
+ */
+function mismatchOf(
+  checkout: CheckoutRow,
+  event: Extract<GatewayEvent, { type: 'checkout.completed' }>,
+): string | null {
+  const currency = event.currency?.toLowerCase() ?? null;
+  const sameCurrency = checkout.amount === 0 || currency === checkout.currency.toLowerCase();
+  if (event.amount === checkout.amount && sameCurrency) return null;
+  return `expected ${checkout.amount} ${checkout.currency}, received ${event.amount} ${currency ?? '(no currency)'}`;
 }
 
 async function completeCheckout(

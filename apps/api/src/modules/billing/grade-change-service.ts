@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import {
   compareResources,
   ErrorCode,
@@ -14,6 +15,7 @@ import { subscriptions } from '../../db/schema/index.ts';
 import { CHARGE_FAILURE_MESSAGES } from '../../lib/payments/gateway.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../access/index.ts';
+import { callerOf } from './idempotency.ts';
 import { recordInvoice } from './invoices.ts';
 import { listBalanceServices } from './wallet-service.ts';
 import { addPeriod, defaultCard, formatDay } from './renewal.ts';
@@ -196,7 +198,12 @@ export async function checkoutGradeChange(
         amount: invoice.total,
         currency: invoice.currency,
         description: `Change to the ${plan.name} plan`,
-        idempotencyKey: `grade:${sub.id}:${idempotencyKey}`,
+        // The caller's key, per caller (another member's same key is another change), hashed so
+        // the gateway's key stays within Stripe's 255 characters.
+        idempotencyKey: `grade:${sub.id}:${crypto
+          .createHash('sha256')
+          .update(`${callerOf(actor)}\n${idempotencyKey}`)
+          .digest('hex')}`,
       });
       if (!result.ok)
         throw new AppError(402, ErrorCode.PAYMENT_FAILED, CHARGE_FAILURE_MESSAGES[result.reason]);

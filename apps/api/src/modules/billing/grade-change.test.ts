@@ -9,7 +9,12 @@ import {
 } from '../../../test/support/charge-recorder.ts';
 import { createTenantScene, type Person, type TenantScene } from '../../../test/support/tenants.ts';
 import { invoices, subscriptions } from '../../db/schema/index.ts';
-import { createClient, createOrganization, createSubscription } from '../../seed/factories.ts';
+import {
+  addOrganizationMember,
+  createClient,
+  createOrganization,
+  createSubscription,
+} from '../../seed/factories.ts';
 
 /**
  * Plan changes: the prorated preview, the change with its charge (once, whatever the replays and
@@ -210,7 +215,10 @@ describe('grade changes', () => {
     expect(replay.json()).toEqual(first.json());
     const charges = gateway.callsFor(sub.id);
     expect(charges).toHaveLength(1);
-    expect(charges[0]).toMatchObject({ amount: 3334, idempotencyKey: `grade:${sub.id}:up-1` });
+    expect(charges[0]).toMatchObject({
+      amount: 3334,
+      idempotencyKey: expect.stringMatching(new RegExp(`^grade:${sub.id}:[0-9a-f]{64}$`)),
+    });
     const after = await read(sub.id);
     expect(after.limits).toEqual({
       max_workspaces: 10,
@@ -220,6 +228,26 @@ describe('grade changes', () => {
     const [invoice] = await invoicesOf(sub.id);
     expect(invoice).toMatchObject({ kind: 'UPGRADE', status: 'PAID', amount: 3334 });
     expect(invoice!.gateway_ref).toMatch(/^ch_test_/);
+  });
+
+  it('keeps the gateway’s key per caller: another member’s change with the same key is charged', async () => {
+    const { owner, orgId, sub } = await subscribedOrg('STANDARD');
+    const admin = await s.person();
+    await addOrganizationMember(t.ctx.db, {
+      organizationId: orgId,
+      userId: admin.id,
+      role: 'ADMIN',
+    });
+    expect((await checkout(owner, orgId, { plan: 'PROFESSIONAL' }, 'shared')).statusCode).toBe(200);
+    const second = await checkout(admin, orgId, { plan: 'BUSINESS' }, 'shared');
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toMatchObject({ plan: { type: 'BUSINESS' } });
+    const charges = gateway.callsFor(sub.id);
+    expect(charges).toHaveLength(2);
+    expect(charges[0]!.idempotencyKey).not.toBe(charges[1]!.idempotencyKey);
+    const paid = (await invoicesOf(sub.id)).map((i) => i.gateway_ref);
+    expect(paid).toHaveLength(2);
+    expect(new Set(paid).size).toBe(2);
   });
 
   it('downgrades without charging and keeps the unused time as credit', async () => {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { ErrorCode, IDEMPOTENCY_HEADER, idempotencyKeySchema } from '@portolan/contract';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, lte } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -20,10 +20,16 @@ import { requireActor } from '../access/index.ts';
  *
  * Only successes are stored: when `run` throws, the key row is deleted so that a retry with the
  * same key can succeed (nothing was charged by a call that failed before answering).
+ *
+ * A process that dies while running leaves its row without an answer: after IDEMPOTENCY_LEASE_MS
+ * (the app's clock, from `leased_at`) the next request with the key takes the row over and runs.
+ * The owner's answer or deletion only lands while the lease is still its own.
  */
 
 const IN_FLIGHT_WAIT_MS = 10_000;
 const POLL_MS = 25;
+/** How long a key's owner may run before the key is taken over as abandoned. */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
 
 export interface IdempotencyScope {
   organizationId: string;
@@ -36,6 +42,15 @@ export interface IdempotencyScope {
 export interface StoredAnswer<T> {
   status: number;
   body: T;
+}
+
+/**
+ * Who an Idempotency-Key belongs to: keys are per caller, so another member sending the same key
+ * makes a request of their own (and never reads the first caller's answer). A signed-in user is
+ * `user:<id>`; an API key, when there are some, would be `api-key:<id>`.
+ */
+export function callerOf(actor: { userId: string }): string {
+  return `user:${actor.userId}`;
 }
 
 /** The request's Idempotency-Key, or a 400 naming the header. */
@@ -67,31 +82,19 @@ export async function withIdempotency<T>(
     eq(idempotencyKeys.user_id, scope.userId),
     eq(idempotencyKeys.key, scope.key),
   );
-  const [owned] = await ctx.db
+  const leasedAt = ctx.clock.now();
+  const [inserted] = await ctx.db
     .insert(idempotencyKeys)
     .values({
       organization_id: scope.organizationId,
       user_id: scope.userId,
       key: scope.key,
       fingerprint: scope.fingerprint,
+      leased_at: leasedAt,
     })
     .onConflictDoNothing()
     .returning({ id: idempotencyKeys.id });
-
-  if (owned) {
-    let answer: StoredAnswer<T>;
-    try {
-      answer = await run();
-    } catch (error) {
-      await ctx.db.delete(idempotencyKeys).where(eq(idempotencyKeys.id, owned.id));
-      throw error;
-    }
-    await ctx.db
-      .update(idempotencyKeys)
-      .set({ status_code: answer.status, response: answer.body })
-      .where(and(eq(idempotencyKeys.id, owned.id), isNull(idempotencyKeys.status_code)));
-    return answer;
-  }
+  if (inserted) return runAsOwner(ctx, inserted.id, leasedAt, run);
 
   const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
   for (;;) {
@@ -104,6 +107,22 @@ export async function withIdempotency<T>(
         'This Idempotency-Key was already used for another request. Use a new key.',
       );
     if (row.status_code !== null) return { status: row.status_code, body: row.response as T };
+    const now = ctx.clock.now();
+    if (now.getTime() - row.leased_at.getTime() >= IDEMPOTENCY_LEASE_MS) {
+      // Its owner is gone: take the row over (one request wins; the others keep waiting).
+      const [taken] = await ctx.db
+        .update(idempotencyKeys)
+        .set({ leased_at: now })
+        .where(
+          and(
+            eq(idempotencyKeys.id, row.id),
+            isNull(idempotencyKeys.status_code),
+            lte(idempotencyKeys.leased_at, new Date(now.getTime() - IDEMPOTENCY_LEASE_MS)),
+          ),
+        )
+        .returning({ id: idempotencyKeys.id });
+      if (taken) return runAsOwner(ctx, taken.id, now, run);
+    }
     if (Date.now() > deadline)
       throw conflict(
         ErrorCode.IDEMPOTENCY_MISMATCH,
@@ -111,6 +130,32 @@ export async function withIdempotency<T>(
       );
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/** Runs the request as the key's owner under the lease taken at `leasedAt`. */
+async function runAsOwner<T>(
+  ctx: AppContext,
+  id: string,
+  leasedAt: Date,
+  run: () => Promise<StoredAnswer<T>>,
+): Promise<StoredAnswer<T>> {
+  const ours = and(
+    eq(idempotencyKeys.id, id),
+    eq(idempotencyKeys.leased_at, leasedAt),
+    isNull(idempotencyKeys.status_code),
+  );
+  let answer: StoredAnswer<T>;
+  try {
+    answer = await run();
+  } catch (error) {
+    await ctx.db.delete(idempotencyKeys).where(ours);
+    throw error;
+  }
+  await ctx.db
+    .update(idempotencyKeys)
+    .set({ status_code: answer.status, response: answer.body })
+    .where(ours);
+  return answer;
 }
 
 /** The header schema of a paying route (the OpenAPI document shows it; the key is checked here). */

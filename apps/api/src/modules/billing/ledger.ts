@@ -35,6 +35,8 @@ export interface NewEntry {
   quantity?: number | null;
   unitPrice?: number | null;
   idempotencyKey?: string | null;
+  /** Who sent the key (`callerOf`): keys are per caller. */
+  idempotencyCaller?: string | null;
   requestFingerprint?: string | null;
   checkoutId?: string | null;
   invoiceId?: string | null;
@@ -73,6 +75,7 @@ export async function appendEntry(
       quantity: entry.quantity ?? null,
       unit_price: entry.unitPrice ?? null,
       idempotency_key: entry.idempotencyKey ?? null,
+      idempotency_caller: entry.idempotencyCaller ?? null,
       request_fingerprint: entry.requestFingerprint ?? null,
       checkout_id: entry.checkoutId ?? null,
       invoice_id: entry.invoiceId ?? null,

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { paymentMethods, plans, subscriptions } from '../../db/schema/index.ts';
-import { days } from '../../lib/clock.ts';
+import { days, hours } from '../../lib/clock.ts';
 import { recordInvoice } from './invoices.ts';
 import type { PlanRow, SubscriptionRow } from './subscription-repo.ts';
 
@@ -13,7 +13,15 @@ import type { PlanRow, SubscriptionRow } from './subscription-repo.ts';
  * card is charged for the next one. A failed charge leaves the subscription PAST_DUE (still
  * active) and is retried RENEWAL_RETRY_DAYS after the period's end; the last failed retry ends it.
  * An unsubscription takes effect here too: the subscription ends at its period's end.
+ *
+ * A charge whose outcome is unknown (no answer, the gateway's 5xx) is not a failure: the
+ * gateway may have taken the money. Nothing is recorded, the attempt keeps its number (so its
+ * idempotency key) and is asked again after UNKNOWN_OUTCOME_RETRY_MS, until the gateway answers
+ * for sure; only a definite decline moves on to the next attempt, with a new key.
  */
+
+/** How long after a charge of unknown outcome the same attempt is asked again. */
+export const UNKNOWN_OUTCOME_RETRY_MS = hours(1);
 
 export type RenewalContext = Pick<AppContext, 'db' | 'payments'>;
 
@@ -83,7 +91,7 @@ export async function runRenewals(ctx: RenewalContext, now: Date): Promise<numbe
         .limit(1)
         .for('update', { of: subscriptions, skipLocked: true });
       if (!due) return null;
-      await renewOne(ctx, tx, due.subscription, due.plan);
+      await renewOne(ctx, tx, due.subscription, due.plan, now);
       return due.subscription.id;
     });
     if (!handled) return seen.length;
@@ -96,6 +104,7 @@ async function renewOne(
   tx: Tx,
   sub: SubscriptionRow,
   plan: PlanRow,
+  now: Date,
 ): Promise<void> {
   const periodEnd = sub.expired_in!;
   const at = (values: Partial<typeof subscriptions.$inferInsert>) =>
@@ -126,7 +135,8 @@ async function renewOne(
     lines,
   };
 
-  let outcome: { ok: true; chargeRef: string | null } | { ok: false; message: string };
+  let outcome:
+    { ok: true; chargeRef: string | null } | { ok: false; message: string; unknown?: true };
   if (due === 0) {
     outcome = { ok: true, chargeRef: null };
   } else {
@@ -140,6 +150,7 @@ async function renewOne(
           amount: due,
           currency: sub.currency,
           description: invoice.description,
+          // One key per attempt: the same until the gateway answers it for sure.
           idempotencyKey: `renewal:${sub.id}:${periodEnd.toISOString()}:${sub.retry_count}`,
         })
       : { ok: false, message: 'No card to charge.' };
@@ -159,6 +170,15 @@ async function renewOne(
     // A plan costing nothing (CUSTOM, arranged with sales) renews without an invoice.
     if (sub.amount > 0)
       await recordInvoice(tx, { ...invoice, status: 'PAID', gatewayRef: outcome.chargeRef });
+    return;
+  }
+
+  if (outcome.unknown) {
+    await at({
+      status: 'PAST_DUE',
+      is_active: true,
+      next_retry_at: new Date(now.getTime() + UNKNOWN_OUTCOME_RETRY_MS),
+    });
     return;
   }
 

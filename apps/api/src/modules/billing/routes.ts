@@ -186,7 +186,12 @@ async function webhookRoutes(app: App): Promise<void> {
         request.headers[
           ctx.payments.name === 'stripe' ? 'stripe-signature' : SANDBOX_SIGNATURE_HEADER
         ];
-      await receiveGatewayEvent(ctx, raw, typeof signature === 'string' ? signature : undefined);
+      await receiveGatewayEvent(
+        ctx,
+        raw,
+        typeof signature === 'string' ? signature : undefined,
+        request.log,
+      );
       return { received: true as const };
     },
   });

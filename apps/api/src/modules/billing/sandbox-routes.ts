@@ -161,11 +161,11 @@ export async function sandboxRoutes(app: App): Promise<void> {
           }),
         );
       const event = gateway.pay(
-        { id: checkout.id, gatewayRef: ref, amount: checkout.amount },
+        { id: checkout.id, gatewayRef: ref, amount: checkout.amount, currency: checkout.currency },
         check,
       );
       const raw = JSON.stringify(event);
-      await receiveGatewayEvent(ctx, raw, gateway.sign(raw));
+      await receiveGatewayEvent(ctx, raw, gateway.sign(raw), request.log);
       if (event.type === 'checkout.completed') return reply.redirect(successUrl, 303);
       return reply.redirect(`${SANDBOX_CHECKOUT_PATH}${ref}/`, 303);
     },

@@ -21,7 +21,7 @@ import { days, minutes } from '../../lib/clock.ts';
 import { CHARGE_FAILURE_MESSAGES } from '../../lib/payments/gateway.ts';
 import { brandFromStripe, StripeGateway } from '../../lib/payments/stripe.ts';
 import { createOrganization, createUser, FACTORY_PASSWORD } from '../../seed/factories.ts';
-import { runRenewals } from './renewal.ts';
+import { runRenewals, UNKNOWN_OUTCOME_RETRY_MS } from './renewal.ts';
 
 /**
  * The Stripe adapter end to end: the real app with PAYMENT_GATEWAY=stripe and the real `stripe`
@@ -299,6 +299,51 @@ describe('billing through Stripe (a local fake of its API)', () => {
     },
   );
 
+  it('applies nothing for a paid session of another amount or currency: recorded and logged', async () => {
+    const plan = await professional();
+    const cases = [
+      { amount_total: plan.price - 1, currency: plan.currency },
+      { amount_total: plan.price + 1, currency: plan.currency },
+      { amount_total: plan.price, currency: 'eur' },
+    ];
+    for (const paid of cases) {
+      const who = await owner();
+      const opened = await subscribe(who, `mismatch-${who.orgId}`);
+      expect(opened.statusCode).toBe(201);
+      const checkout = opened.json();
+      const sessionId = sessionOf(checkout.url);
+      // What Stripe reports was paid is not what the portal asked for.
+      Object.assign(fake.sessions.get(sessionId)!, paid);
+      const [completed] = fake.pay(sessionId, '4242424242424242');
+      expect((await deliver(completed!)).statusCode, JSON.stringify(paid)).toBe(200);
+      expect(await subscriptionsOf(who.orgId)).toEqual([]);
+      expect(await invoicesOf(who.orgId)).toEqual([]);
+      expect(
+        await t.ctx.db
+          .select()
+          .from(paymentMethods)
+          .where(eq(paymentMethods.organization_id, who.orgId)),
+      ).toEqual([]);
+      expect((await checkoutOf(who, checkout.id)).json()).toMatchObject({ status: 'FAILED' });
+      const [event] = await t.ctx.db
+        .select()
+        .from(gatewayEvents)
+        .where(eq(gatewayEvents.id, completed!.eventId));
+      expect(event).toMatchObject({
+        outcome: 'amount_mismatch',
+        reason: `expected ${plan.price} ${plan.currency}, received ${paid.amount_total} ${paid.currency}`,
+      });
+      const logged = logs
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l.eventId === completed!.eventId);
+      expect(logged).toMatchObject({
+        level: 50,
+        expected: { amount: plan.price, currency: plan.currency },
+        received: { amount: paid.amount_total, currency: paid.currency },
+      });
+    }
+  });
+
   it('an expired session expires the checkout', async () => {
     const who = await owner();
     const checkout = (await subscribe(who, 'expire-1')).json();
@@ -423,6 +468,80 @@ describe('billing through Stripe (a local fake of its API)', () => {
     const all = (await invoicesOf(who.orgId)).filter((i) => i.kind === 'RENEWAL');
     expect(all.map((i) => i.status).sort()).toEqual(['FAILED', 'PAID']);
     expectNoCardNumbers();
+  });
+  it('retries a renewal whose answer was lost with the same key: one charge in the end', async () => {
+    // A gateway whose SDK does not retry on its own, so the lost answer reaches the renewal.
+    const payments = new StripeGateway({
+      secretKey: SECRET_KEY,
+      webhookSecret: WEBHOOK_SECRET,
+      apiBase: fake.url,
+      clock: t.clock,
+      maxNetworkRetries: 0,
+    });
+    const user = await createUser(t.ctx.db);
+    const org = await createOrganization(t.ctx.db, { ownerId: user.id, plan: 'PROFESSIONAL' });
+    // A card kept at Stripe through a setup page, the organization's default.
+    const page = await payments.openCheckout({
+      checkoutId: crypto.randomUUID(),
+      mode: 'setup',
+      organizationId: org.id,
+      customerRef: null,
+      amount: 0,
+      currency: 'usd',
+      description: 'Add a card for future payments',
+      successUrl: 'http://localhost/ok',
+      cancelUrl: 'http://localhost/cancel',
+      expiresAt: new Date(t.clock.now().getTime() + 3_600_000),
+    });
+    const [kept] = fake.pay(page.gatewayRef, '4242424242424242');
+    const event = await payments.verifyEvent(kept!.body, kept!.signature);
+    if (event?.type !== 'checkout.completed') throw new Error('no card kept');
+    const [card] = await t.ctx.db
+      .insert(paymentMethods)
+      .values({
+        organization_id: org.id,
+        gateway_ref: event.paymentMethod.ref,
+        ...event.paymentMethod.card,
+      })
+      .returning();
+    await t.ctx.db
+      .update(subscriptions)
+      .set({ default_payment_method_id: card!.id, gateway_customer_ref: page.customerRef })
+      .where(eq(subscriptions.organization_id, org.id));
+    const before = await subscriptionOf(org.id);
+    const intentsOfCard = () =>
+      [...fake.paymentIntents.values()].filter((p) => p.payment_method === card!.gateway_ref);
+
+    // Stripe takes the money, then answers 500: whether it charged is unknown.
+    fake.dropAnswers('/v1/payment_intents', 1, `renewal:${before.id}:`);
+    t.clock.set(new Date(before.expired_in!.getTime() + minutes(1)));
+    await runRenewals({ db: t.ctx.db, payments }, t.clock.now());
+    expect(intentsOfCard()).toHaveLength(1);
+    const unknown = await subscriptionOf(org.id);
+    // Not a failure: no invoice, the attempt keeps its number, asked again in an hour.
+    expect(unknown).toMatchObject({ status: 'PAST_DUE', is_active: true, retry_count: 0 });
+    expect(unknown.next_retry_at!.getTime()).toBe(
+      t.clock.now().getTime() + UNKNOWN_OUTCOME_RETRY_MS,
+    );
+    expect(await invoicesOf(org.id)).toEqual([]);
+
+    t.clock.set(unknown.next_retry_at!);
+    await runRenewals({ db: t.ctx.db, payments }, t.clock.now());
+    const calls = fake
+      .requestsTo('POST', '/v1/payment_intents')
+      .filter((r) => r.idempotencyKey?.startsWith(`renewal:${before.id}:`));
+    expect(calls.map((c) => [c.status, c.idempotencyKey])).toEqual([
+      [500, `renewal:${before.id}:${before.expired_in!.toISOString()}:0`],
+      [200, `renewal:${before.id}:${before.expired_in!.toISOString()}:0`],
+    ]);
+    const charged = intentsOfCard();
+    expect(charged).toHaveLength(1);
+    const renewed = await subscriptionOf(org.id);
+    expect(renewed).toMatchObject({ status: 'ACTIVE', retry_count: 0, next_retry_at: null });
+    expect(renewed.current_period_start).toEqual(before.expired_in);
+    expect(await invoicesOf(org.id)).toEqual([
+      expect.objectContaining({ kind: 'RENEWAL', status: 'PAID', gateway_ref: charged[0]!.id }),
+    ]);
   });
 });
 

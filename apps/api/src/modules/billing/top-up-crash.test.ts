@@ -117,6 +117,7 @@ describe.runIf(runHere)('a crash in the middle of a top-up', () => {
       },
       chargeRef: `ch_sandbox_${crypto.randomBytes(12).toString('hex')}`,
       amount: pkg!.price,
+      currency: pkg!.currency,
     });
     const gateway = new SandboxGateway(new TextEncoder().encode(jwtSecret), systemClock);
     const deliver = (base: string) =>

@@ -121,26 +121,21 @@ export async function walletRoutes(app: App): Promise<void> {
     handler: async (request) => readBalance(ctx.db, requireActor(request).organization.id),
   });
 
-  // The specification writes this path without the trailing slash its others have: both answer.
-  for (const url of [
-    '/v1/organizations/:orgId/balance/history',
-    '/v1/organizations/:orgId/balance/history/',
-  ]) {
-    app.get(url, {
-      config: { access: billing },
-      schema: {
-        tags,
-        summary:
-          'The balance’s movements, newest first: from_date and to_date (YYYY-MM-DD, UTC, inclusive), type',
-        security,
-        params: orgParamsSchema,
-        querystring: balanceHistoryQuerySchema,
-        response: { 200: ledgerEntryPageSchema, ...errors },
-      },
-      handler: async (request) =>
-        listEntries(ctx.db, requireActor(request).organization.id, request.query),
-    });
-  }
+  // The specification writes this path without the trailing slash; the router answers both forms.
+  app.get('/v1/organizations/:orgId/balance/history/', {
+    config: { access: billing },
+    schema: {
+      tags,
+      summary:
+        'The balance’s movements, newest first: from_date and to_date (YYYY-MM-DD, UTC, inclusive), type',
+      security,
+      params: orgParamsSchema,
+      querystring: balanceHistoryQuerySchema,
+      response: { 200: ledgerEntryPageSchema, ...errors },
+    },
+    handler: async (request) =>
+      listEntries(ctx.db, requireActor(request).organization.id, request.query),
+  });
 
   app.post('/v1/organizations/:orgId/balance/charges/', {
     config: {

@@ -19,6 +19,7 @@ import { formatMoney } from '../../lib/money.ts';
 import type { Actor } from '../access/index.ts';
 import { lockAccount } from './account.ts';
 import { openHostedCheckout } from './checkout-service.ts';
+import { callerOf } from './idempotency.ts';
 import { appendEntry, findEntryDto } from './ledger.ts';
 import { findSubscription } from './subscription-repo.ts';
 
@@ -107,7 +108,8 @@ const chargeFingerprint = (body: ChargeCreate) =>
 
 /**
  * POST …/balance/charges/: draws `quantity` units of a service at its unit price, once per
- * Idempotency-Key (a replay answers the first entry, 200). A service the organization's active
+ * caller and Idempotency-Key (the caller's replay answers the first entry, 200; another member's
+ * request with the same key is a charge of its own). A service the organization's active
  * plan includes draws nothing. 402 INSUFFICIENT_BALANCE when the balance would go below zero.
  * Everything is decided under the account's row lock, so parallel charges cannot overdraw it.
  */
@@ -119,6 +121,7 @@ export async function chargeBalance(
 ): Promise<{ status: 200 | 201; body: ChargeResult }> {
   const organizationId = actor.organization.id;
   const fingerprint = chargeFingerprint(body);
+  const caller = callerOf(actor);
   return ctx.db.transaction(async (tx) => {
     const [service] = await tx
       .select()
@@ -139,6 +142,7 @@ export async function chargeBalance(
       .where(
         and(
           eq(ledgerEntries.organization_id, organizationId),
+          eq(ledgerEntries.idempotency_caller, caller),
           eq(ledgerEntries.idempotency_key, idempotencyKey),
         ),
       );
@@ -185,6 +189,7 @@ export async function chargeBalance(
       quantity: body.quantity,
       unitPrice: service.unit_price,
       idempotencyKey,
+      idempotencyCaller: caller,
       requestFingerprint: fingerprint,
     });
     return {

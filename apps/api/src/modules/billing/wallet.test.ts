@@ -276,6 +276,33 @@ describe('the wallet', () => {
     expect((await entriesOf(orgId)).length).toBe(2);
   });
 
+  it('keeps Idempotency-Keys per caller: another member with the same key makes a charge of their own', async () => {
+    const orgId = s.orgId;
+    await adjustBalance(t.ctx.db, orgId, 1000, 'Credit for two callers');
+    const before = await balanceOf(orgId);
+    const key = newKey();
+    const body = { service: 'SHIPPING_LABEL', quantity: 1, reference: 'Shared key' };
+    const owners = await charge(s.people.OWNER, orgId, body, key);
+    expect(owners.statusCode).toBe(201);
+    const staffs = await charge(s.people.STAFF, orgId, body, key);
+    expect(staffs.statusCode).toBe(201);
+    expect(staffs.json().entry.id).not.toBe(owners.json().entry.id);
+    expect(staffs.json().entry.user).toMatchObject({ id: s.people.STAFF.id });
+    expect(JSON.stringify(staffs.json())).not.toContain(s.people.OWNER.email);
+    // Each caller's replay answers their own first charge, and draws nothing more.
+    const ownersAgain = await charge(s.people.OWNER, orgId, body, key);
+    expect(ownersAgain.statusCode).toBe(200);
+    expect(ownersAgain.json().entry).toEqual(owners.json().entry);
+    const staffsAgain = await charge(s.people.STAFF, orgId, body, key);
+    expect(staffsAgain.statusCode).toBe(200);
+    expect(staffsAgain.json().entry).toEqual(staffs.json().entry);
+    // Another body under the key is a 409 only for the caller who used it.
+    const otherBody = { ...body, quantity: 2 };
+    expect((await charge(s.people.STAFF, orgId, otherBody, key)).statusCode).toBe(409);
+    expect((await charge(s.people.ADMIN, orgId, otherBody, key)).statusCode).toBe(201);
+    expect(await balanceOf(orgId)).toBe(before - 25 - 25 - 50);
+  });
+
   it('refuses a charge beyond the balance with 402 and changes nothing', async () => {
     const orgId = (
       await createOrganization(t.ctx.db, { ownerId: s.people.OWNER.id, plan: 'STANDARD' })
