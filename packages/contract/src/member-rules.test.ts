@@ -224,6 +224,30 @@ describe('canRemoveWorkspaceMember', () => {
   );
 });
 
+describe('a workspace member who is an organization OWNER or ADMIN (§6: ADMIN on anyone except an OWNER)', () => {
+  // [actor, the member's organization role, their workspace role, answer for a change to STAFF, removal]
+  const rows: [WorkspaceActor, OrgRole, Role, Answer, Answer][] = [
+    ['organization ADMIN, workspace OWNER', 'OWNER', 'OWNER', TARGET, WS_OWNER],
+    ['organization ADMIN, workspace OWNER', 'OWNER', 'MANAGER', TARGET, TARGET],
+    ['organization ADMIN', 'OWNER', 'STAFF', TARGET, TARGET],
+    ['workspace OWNER', 'OWNER', 'STAFF', TARGET, TARGET],
+    ['workspace MANAGER', 'OWNER', 'STAFF', TARGET, TARGET],
+    ['workspace MANAGER', 'ADMIN', 'STAFF', TARGET, TARGET],
+    ['organization OWNER', 'OWNER', 'MANAGER', ok, ok],
+    ['organization OWNER', 'OWNER', 'OWNER', ok, WS_OWNER],
+    ['organization ADMIN, workspace OWNER', 'ADMIN', 'STAFF', ok, ok],
+    ['workspace ADMIN', 'ADMIN', 'MANAGER', ok, ok],
+  ];
+  it.each(rows)(
+    '%s acting on an organization %s who is the workspace’s %s',
+    (actor, orgRole, role, change, removal) => {
+      const them = { userId: THEM, role, orgRole };
+      expect(canChangeWorkspaceRole(actorOf(actor), them, 'STAFF')).toBe(change);
+      expect(canRemoveWorkspaceMember(actorOf(actor), them)).toBe(removal);
+    },
+  );
+});
+
 describe('canAddWorkspaceMember', () => {
   // [actor, answer for giving OWNER, ADMIN, MANAGER, STAFF, CLIENT]
   const rows: [WorkspaceActor, Five][] = [
@@ -252,7 +276,11 @@ const workspaceActor = fc.record({
   role: fc.option(role, { nil: null }),
   orgRole: fc.option(orgRole, { nil: null }),
 });
-const workspaceMember = fc.record({ userId, role });
+const workspaceMember = fc.record({
+  userId,
+  role,
+  orgRole: fc.option(orgRole, { nil: null }),
+});
 
 describe('member rules, for any roles', () => {
   it('never allow what §6 refuses in an organization', () => {
@@ -297,11 +325,14 @@ describe('member rules, for any roles', () => {
           expect(canActOnRole(effective, next)).toBe(true);
           if (target.role === 'OWNER') expect(['OWNER', 'ADMIN']).toContain(actor.orgRole);
           else expect(canActOnRole(effective, target.role)).toBe(true);
+          if (target.orgRole === 'OWNER') expect(actor.orgRole).toBe('OWNER');
         }
         if (canRemoveWorkspaceMember(actor, target) === ok) {
           expect(actor.userId).not.toBe(target.userId);
           expect(target.role).not.toBe('OWNER');
           expect(canActOnRole(effective, target.role)).toBe(true);
+          if (target.orgRole === 'OWNER') expect(actor.orgRole).toBe('OWNER');
+          if (target.orgRole === 'ADMIN') expect(canActOnRole(effective, 'ADMIN')).toBe(true);
         }
       }),
     );

@@ -121,7 +121,30 @@ export interface WorkspaceActorRef {
 }
 export interface WorkspaceMemberRef {
   userId: string;
+  /** Their own membership's role in the workspace. */
   role: Role;
+  /** Their accepted role in its organization (null or absent when they have none). */
+  orgRole?: OrgRole | null;
+}
+
+/**
+ * Whether the actor's role reaches the member's in a workspace (§6 canActOnRole), the member's
+ * organization role counting too: an organization OWNER is an OWNER wherever they are, so only
+ * an organization OWNER acts on them (an organization ADMIN, an OWNER member of every workspace,
+ * does not: "ADMIN on anyone except OWNER"); an organization ADMIN counts as at least an ADMIN.
+ * Also decides who changes a member's permissions (modules/permissions).
+ */
+export function reachesWorkspaceMember(
+  actor: Pick<WorkspaceActorRef, 'role' | 'orgRole'>,
+  target: Pick<WorkspaceMemberRef, 'role' | 'orgRole'>,
+): boolean {
+  if (target.orgRole === 'OWNER') return actor.orgRole === 'OWNER';
+  const acting = effectiveWorkspaceRole({ orgRole: actor.orgRole, workspaceRole: actor.role });
+  const counted = effectiveWorkspaceRole({
+    orgRole: target.orgRole ?? null,
+    workspaceRole: target.role,
+  })!;
+  return canActOnRole(acting, counted);
 }
 
 /**
@@ -141,8 +164,8 @@ const isOrgAdmin = (actor: WorkspaceActorRef) =>
  * Changing a member's workspace role: by the workspace's OWNER, ADMIN or MANAGER or the
  * organization's OWNER or ADMIN; §6 canActOnRole on the member's role and on the new role
  * (OWNER on anyone; ADMIN not on an OWNER; MANAGER not on an ADMIN or OWNER). A workspace
- * OWNER's role needs the organization's OWNER or ADMIN, whatever the actor's workspace role.
- * Never one's own: an organization OWNER or ADMIN keeps their power in the workspace anyway, and
+ * OWNER's role needs the organization's OWNER or ADMIN, whatever the actor's workspace role; an
+ * organization OWNER's needs an organization OWNER (reachesWorkspaceMember). Never one's own: an organization OWNER or ADMIN keeps their power in the workspace anyway, and
  * a workspace MANAGER would only lock themself out.
  */
 export function canChangeWorkspaceRole(
@@ -153,9 +176,11 @@ export function canChangeWorkspaceRole(
   const role = managingRole(actor);
   if (!role) return 'NOT_PERMITTED';
   if (actor.userId === target.userId) return 'SELF';
-  if (target.role === 'OWNER') {
+  if (target.orgRole === 'OWNER') {
+    if (actor.orgRole !== 'OWNER') return 'TARGET_OUTRANKS';
+  } else if (target.role === 'OWNER') {
     if (!isOrgAdmin(actor)) return 'WORKSPACE_OWNER_ROLE';
-  } else if (!canActOnRole(role, target.role)) return 'TARGET_OUTRANKS';
+  } else if (!reachesWorkspaceMember(actor, target)) return 'TARGET_OUTRANKS';
   if (!canActOnRole(role, newRole)) return 'ROLE_OUTRANKS';
   return null;
 }
@@ -173,7 +198,8 @@ export function canAddWorkspaceMember(actor: WorkspaceActorRef, role: Role): Mem
 
 /**
  * Removing a member from a workspace: by the same people as a role change, never oneself, never
- * a workspace OWNER, and only a member whose role the actor may act on.
+ * a workspace OWNER, and only a member whose role the actor may act on, their organization role
+ * counting (reachesWorkspaceMember: a MANAGER never removes an organization OWNER or ADMIN).
  */
 export function canRemoveWorkspaceMember(
   actor: WorkspaceActorRef,
@@ -183,6 +209,6 @@ export function canRemoveWorkspaceMember(
   if (!role) return 'NOT_PERMITTED';
   if (actor.userId === target.userId) return 'SELF';
   if (target.role === 'OWNER') return 'WORKSPACE_OWNER';
-  if (!canActOnRole(role, target.role)) return 'TARGET_OUTRANKS';
+  if (!reachesWorkspaceMember(actor, target)) return 'TARGET_OUTRANKS';
   return null;
 }

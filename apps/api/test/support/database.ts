@@ -9,9 +9,15 @@ import { withDatabase } from './global-setup-postgres.ts';
 
 export const testEngine = (process.env.TEST_DB_ENGINE ?? 'pglite') as 'pglite' | 'postgres';
 
-/** A migrated database of the test file's own, on the engine of the running project. */
-export async function createTestDatabase(): Promise<Database> {
-  if (testEngine === 'postgres') return createPostgresCopy();
+/**
+ * A migrated database of the test file's own, on the engine of the running project. On
+ * PostgreSQL `connectTimeoutMs` is how long a request may wait for one of the pool's 5
+ * connections (the server's 2 s otherwise).
+ */
+export async function createTestDatabase(
+  options: { connectTimeoutMs?: number } = {},
+): Promise<Database> {
+  if (testEngine === 'postgres') return createPostgresCopy(options);
   const tar = await fs.readFile(inject('pgliteSnapshot'));
   const client = await PGlite.create({ loadDataDir: new Blob([tar]) });
   return wrapPglite(client);
@@ -55,9 +61,9 @@ export async function createPostgresDatabaseCopy(): Promise<{
   };
 }
 
-async function createPostgresCopy(): Promise<Database> {
+async function createPostgresCopy(options: { connectTimeoutMs?: number }): Promise<Database> {
   const copy = await createPostgresDatabaseCopy();
-  const database = openPostgres(copy.url, { max: 5 });
+  const database = openPostgres(copy.url, { max: 5, ...options });
   return {
     ...database,
     async close() {

@@ -80,6 +80,7 @@ export function MemberListFrame<M extends ListedMember>({
   extraFilter,
   roleHead,
   extraColumn,
+  replaceList,
 }: {
   title: string;
   titleId: string;
@@ -104,7 +105,10 @@ export function MemberListFrame<M extends ListedMember>({
   /** The role column's header: whose role it is. */
   roleHead: string;
   extraColumn?: MemberColumn<M>;
+  /** What stands instead of the search and the list (nobody there to manage: spec §6). */
+  replaceList?: ReactNode;
 }) {
+  const listed = !replaceList;
   const list = query.data?.results ?? [];
   const pages = Math.ceil((query.data?.count ?? 0) / pageSize);
   return (
@@ -136,19 +140,23 @@ export function MemberListFrame<M extends ListedMember>({
         </Group>
       </Group>
 
-      <Group gap="sm" wrap="wrap" align="flex-end">
-        <TextInput
-          label={`Search ${what}`}
-          placeholder="Name or e-mail"
-          value={filters.search}
-          onChange={(e) => filters.setSearch(e.currentTarget.value)}
-          leftSection={<IconSearch size={16} aria-hidden="true" />}
-          style={{ flex: '1 1 220px' }}
-        />
-        {extraFilter}
-      </Group>
+      {replaceList}
 
-      {query.isPending && (
+      {listed && (
+        <Group gap="sm" wrap="wrap" align="flex-end">
+          <TextInput
+            label={`Search ${what}`}
+            placeholder="Name or e-mail"
+            value={filters.search}
+            onChange={(e) => filters.setSearch(e.currentTarget.value)}
+            leftSection={<IconSearch size={16} aria-hidden="true" />}
+            style={{ flex: '1 1 220px' }}
+          />
+          {extraFilter}
+        </Group>
+      )}
+
+      {listed && query.isPending && (
         <Stack gap="xs" aria-busy="true" aria-label={`Loading the ${what}`}>
           {[0, 1, 2].map((i) => (
             <Skeleton key={i} height={48} radius="sm" />
@@ -156,9 +164,11 @@ export function MemberListFrame<M extends ListedMember>({
         </Stack>
       )}
 
-      {query.isError && <QueryRetryAlert title={`The ${what} could not be loaded`} query={query} />}
+      {listed && query.isError && (
+        <QueryRetryAlert title={`The ${what} could not be loaded`} query={query} />
+      )}
 
-      {query.data && list.length === 0 && (
+      {listed && query.data && list.length === 0 && (
         <EmptyListCard
           icon={emptyIcon}
           title={filters.filtered ? `No ${what} match` : `No ${what} yet`}
@@ -168,7 +178,7 @@ export function MemberListFrame<M extends ListedMember>({
         </EmptyListCard>
       )}
 
-      {list.length > 0 && (
+      {listed && list.length > 0 && (
         <Card padding={0} withBorder>
           <Table.ScrollContainer minWidth={320}>
             <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
@@ -214,7 +224,7 @@ export function MemberListFrame<M extends ListedMember>({
           </Table.ScrollContainer>
         </Card>
       )}
-      <PagePagination total={pages} page={filters.page} onChange={filters.setPage} />
+      <PagePagination total={listed ? pages : 0} page={filters.page} onChange={filters.setPage} />
     </Stack>
   );
 }

@@ -7,4 +7,5 @@ export {
   type Actor,
   type TenantRef,
 } from './hook.ts';
+export { lockTenant, type TenantLock } from './locks.ts';
 export { workspaceVisibleTo } from './visibility.ts';

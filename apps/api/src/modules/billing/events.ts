@@ -6,6 +6,7 @@ import type { Tx } from '../../db/client.ts';
 import { checkouts, gatewayEvents, paymentMethods, subscriptions } from '../../db/schema/index.ts';
 import { badRequest } from '../../lib/errors.ts';
 import type { GatewayEvent } from '../../lib/payments/gateway.ts';
+import { lockTenant } from '../access/index.ts';
 import { lockAccount } from './account.ts';
 import { recordInvoice } from './invoices.ts';
 import { appendEntry } from './ledger.ts';
@@ -52,6 +53,12 @@ export async function handleGatewayEvent(
   log?: FastifyBaseLogger,
 ): Promise<EventOutcome> {
   return ctx.db.transaction(async (tx) => {
+    // The lock order of tenant writes: the checkout's organization first, then the rest.
+    const [of] = await tx
+      .select({ organizationId: checkouts.organization_id })
+      .from(checkouts)
+      .where(eq(checkouts.id, event.checkoutId));
+    if (of) await lockTenant(tx, of);
     const [fresh] = await tx
       .insert(gatewayEvents)
       .values({ id: event.id, gateway: ctx.payments.name, type: event.type })

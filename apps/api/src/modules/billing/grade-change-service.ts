@@ -14,7 +14,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { subscriptions } from '../../db/schema/index.ts';
 import { CHARGE_FAILURE_MESSAGES } from '../../lib/payments/gateway.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
-import type { Actor } from '../access/index.ts';
+import { lockTenant, type Actor } from '../access/index.ts';
 import { callerOf } from './idempotency.ts';
 import { recordInvoice } from './invoices.ts';
 import { listBalanceServices } from './wallet-service.ts';
@@ -183,6 +183,7 @@ export async function checkoutGradeChange(
 ): Promise<Subscription> {
   return ctx.db.transaction(async (tx) => {
     const orgId = actor.organization.id;
+    await lockTenant(tx, { organizationId: orgId });
     const found = await findSubscription(tx, orgId, ctx.config.appProfile, { lock: true });
     const planned = await planChange(ctx, tx, orgId, choice, found);
     const { subscription: sub, plan, preview } = planned;

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { paymentMethods, subscriptions } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import type { Actor } from '../access/index.ts';
+import { lockTenant, type Actor } from '../access/index.ts';
 import { findSubscription } from './subscription-repo.ts';
 
 /**
@@ -75,6 +75,7 @@ export async function setDefaultPaymentMethod(
   paymentMethodId: string,
 ): Promise<PaymentMethodList> {
   await ctx.db.transaction(async (tx) => {
+    await lockTenant(tx, { organizationId: actor.organization.id });
     const card = await liveCard(tx, actor, paymentMethodId);
     const current = await findSubscription(tx, actor.organization.id, ctx.config.appProfile, {
       lock: true,
@@ -102,6 +103,7 @@ export async function removePaymentMethod(
   paymentMethodId: string,
 ): Promise<PaymentMethodList> {
   const card = await ctx.db.transaction(async (tx) => {
+    await lockTenant(tx, { organizationId: actor.organization.id });
     const row = await liveCard(tx, actor, paymentMethodId);
     const current = await findSubscription(tx, actor.organization.id, ctx.config.appProfile, {
       lock: true,

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { subscriptions } from '../../db/schema/index.ts';
 import { AppError, conflict } from '../../lib/errors.ts';
-import type { Actor } from '../access/index.ts';
+import { lockTenant, type Actor } from '../access/index.ts';
 import { notSubscribed, RUNNING_STATUSES } from './grade-change-service.ts';
 import { findSubscription, toSubscriptionDto } from './subscription-repo.ts';
 
@@ -17,6 +17,7 @@ export async function unsubscribe(
   actor: Actor,
 ): Promise<Subscription> {
   return ctx.db.transaction(async (tx) => {
+    await lockTenant(tx, { organizationId: actor.organization.id });
     const found = await findSubscription(tx, actor.organization.id, ctx.config.appProfile, {
       lock: true,
     });

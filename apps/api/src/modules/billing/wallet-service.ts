@@ -16,7 +16,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { balanceServices, fundPackages, ledgerEntries } from '../../db/schema/index.ts';
 import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { formatMoney } from '../../lib/money.ts';
-import type { Actor } from '../access/index.ts';
+import { lockTenant, type Actor } from '../access/index.ts';
 import { lockAccount } from './account.ts';
 import { openHostedCheckout } from './checkout-service.ts';
 import { callerOf } from './idempotency.ts';
@@ -123,6 +123,7 @@ export async function chargeBalance(
   const fingerprint = chargeFingerprint(body);
   const caller = callerOf(actor);
   return ctx.db.transaction(async (tx) => {
+    await lockTenant(tx, { organizationId });
     const [service] = await tx
       .select()
       .from(balanceServices)
@@ -238,6 +239,7 @@ export async function refundCharge(
 ): Promise<LedgerEntry> {
   const organizationId = actor.organization.id;
   return ctx.db.transaction(async (tx) => {
+    await lockTenant(tx, { organizationId });
     const account = await lockAccount(tx, organizationId);
     const [charge] = await tx
       .select()
@@ -278,6 +280,7 @@ export async function adjustBalance(
   reason: string,
 ): Promise<LedgerEntry> {
   return db.transaction(async (tx) => {
+    await lockTenant(tx, { organizationId });
     const account = await lockAccount(tx, organizationId);
     const { row } = await appendEntry(tx, account, {
       type: 'adjustment',

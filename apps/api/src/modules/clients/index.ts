@@ -5,7 +5,6 @@ import { clientRoutes } from './routes.ts';
 import { sellerSettingsRoutes } from './seller-settings-routes.ts';
 
 export { assertWorkspaceLimit } from './limits.ts';
-export { lockOrganization } from './repo.ts';
 
 /** The module's routes (registered by app.ts through MODULES). */
 export async function clientsModule(app: App): Promise<void> {

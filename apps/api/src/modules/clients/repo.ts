@@ -19,7 +19,6 @@ import {
   clientModules,
   clients,
   organizationMembers,
-  organizations,
 } from '../../db/schema/index.ts';
 import { windowTotal } from '../../lib/pagination.ts';
 
@@ -146,26 +145,6 @@ export async function listOrganizationClients(
       ),
     ),
   };
-}
-
-/** Locks the live organization's row for the rest of the transaction; false when it is gone. */
-export async function lockOrganization(tx: Tx, organizationId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(and(eq(organizations.id, organizationId), isNull(organizations.deleted_at)))
-    .for('update');
-  return row !== undefined;
-}
-
-/** Locks the live workspace's row for the rest of the transaction. */
-export async function lockClient(tx: Tx, clientId: string): Promise<ClientRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(clients)
-    .where(and(eq(clients.id, clientId), isNull(clients.deleted_at)))
-    .for('update');
-  return row;
 }
 
 /**

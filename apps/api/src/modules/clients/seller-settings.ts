@@ -3,6 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { clients } from '../../db/schema/index.ts';
 import { fieldError, notFound } from '../../lib/errors.ts';
+import { lockTenant } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
 import { isOwnUploadUrl } from '../uploads/index.ts';
 import { checkCustomCss, cssProblemMessage } from './css-policy.ts';
@@ -61,6 +62,8 @@ export async function updateSellerSettings(
   }
 
   const updated = await ctx.db.transaction(async (tx) => {
+    const tenant = { organizationId: current.organization_id, clientId: current.id };
+    if (!(await lockTenant(tx, tenant))) return undefined;
     const [row] = await tx
       .update(clients)
       .set(changes)

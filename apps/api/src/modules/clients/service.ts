@@ -20,7 +20,7 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { clientModules, clients } from '../../db/schema/index.ts';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
-import { findActor, type Actor } from '../access/index.ts';
+import { findActor, lockTenant, type Actor } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
 import type { AuthState } from '../auth/index.ts';
 import { isOwnUploadUrl } from '../uploads/index.ts';
@@ -31,8 +31,6 @@ import {
   isUniqueViolation,
   listModules,
   listOrganizationClients,
-  lockClient,
-  lockOrganization,
   toClientDto,
   toModuleDto,
   type ClientRow,
@@ -51,6 +49,12 @@ const nameTaken = () =>
   ]);
 
 const roleOf = (actor: Actor) => effectiveWorkspaceRole(actor);
+
+/** The locks a write of this workspace takes first (ARCHITECTURE.md "Lock order"). */
+const tenantOf = (client: Pick<ClientRow, 'id' | 'organization_id'>) => ({
+  organizationId: client.organization_id,
+  clientId: client.id,
+});
 
 /** What the activity log keeps about a workspace. */
 const workspaceData = (
@@ -114,7 +118,7 @@ export async function createClient(
   const organizationId = actor.organization.id;
   const modules = APP_PROFILES[ctx.config.appProfile];
   const row = await ctx.db.transaction(async (tx) => {
-    if (!(await lockOrganization(tx, organizationId))) throw notFound();
+    if (!(await lockTenant(tx, { organizationId }))) throw notFound();
     await assertWorkspaceLimit(ctx, tx, organizationId);
     // DO NOTHING on the live-name index: a clash answers no row instead of aborting.
     const [created] = await tx
@@ -199,6 +203,7 @@ export async function updateClient(
   let row: ClientRow | undefined;
   try {
     row = await ctx.db.transaction(async (tx) => {
+      if (!(await lockTenant(tx, tenantOf(current)))) return undefined;
       const [updated] = await tx
         .update(clients)
         .set(changes)
@@ -231,6 +236,7 @@ export async function updateClient(
 /** Soft delete: the name is free again for a new workspace. */
 export async function deleteClient(ctx: AppContext, actor: ClientActor): Promise<void> {
   const done = await ctx.db.transaction(async (tx) => {
+    if (!(await lockTenant(tx, tenantOf(actor.client)))) return false;
     const [deleted] = await tx
       .update(clients)
       .set({ deleted_at: ctx.clock.now() })
@@ -259,6 +265,7 @@ export async function deleteClient(ctx: AppContext, actor: ClientActor): Promise
 export async function approveClient(ctx: AppContext, actor: ClientActor): Promise<Client> {
   const modules = APP_PROFILES[ctx.config.appProfile];
   const row = await ctx.db.transaction(async (tx) => {
+    if (!(await lockTenant(tx, tenantOf(actor.client)))) throw notFound();
     const [approved] = await tx
       .update(clients)
       .set({ active: true })
@@ -337,6 +344,7 @@ export async function setModule(
   const code = module;
   const ofProfile = (APP_PROFILES[ctx.config.appProfile] as readonly string[]).includes(code);
   return ctx.db.transaction(async (tx) => {
+    if (!(await lockTenant(tx, tenantOf(actor.client)))) throw notFound();
     const changed = await upsertModuleStates(tx, clientId, [code], enabled, {
       createMissing: ofProfile,
     });
@@ -443,7 +451,7 @@ export async function setApplication(
   const clientId = actor.client.id;
   const appModules: readonly string[] = APP_PROFILES[app];
   return ctx.db.transaction(async (tx) => {
-    if (!(await lockClient(tx, clientId))) throw notFound();
+    if (!(await lockTenant(tx, tenantOf(actor.client)))) throw notFound();
     const before = await listModules(tx, clientId);
     if (!enabled) {
       const onInApp = before.some((m) => m.enabled && appModules.includes(m.module));

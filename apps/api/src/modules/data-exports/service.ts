@@ -14,6 +14,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { dataExports, organizationMembers, organizations, users } from '../../db/schema/index.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { pageFromRows, rowsOf, windowTotal, type PageQuery } from '../../lib/pagination.ts';
+import { lockTenant } from '../access/index.ts';
 
 /**
  * Asking for data exports, listing them and finding one to download. The archive itself is
@@ -85,11 +86,7 @@ export async function requestExport(
         .where(eq(users.id, userId))
         .for('no key update');
     } else {
-      await tx
-        .select({ id: organizations.id })
-        .from(organizations)
-        .where(eq(organizations.id, target.organizationId))
-        .for('no key update');
+      await lockTenant(tx, { organizationId: target.organizationId });
     }
     const [open] = await tx
       .select({ id: dataExports.id })

@@ -11,6 +11,7 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
 import { AppError, conflict, fieldError } from '../../lib/errors.ts';
+import { lockTenant } from '../access/index.ts';
 import { hashPassword, startSessionIn, type ClientMeta } from '../auth/index.ts';
 import { settleInvitationNotifications } from '../notifications/index.ts';
 import { findUserById, type UserRow } from '../users/index.ts';
@@ -112,6 +113,9 @@ export async function acceptInvitation(
     passwordHash = await hashPassword(input.password);
   }
   const token = await ctx.db.transaction(async (tx) => {
+    // The lock order of tenant writes: the organization, the workspace, then the invitation.
+    const tenant = { organizationId: target.organization.id, clientId: target.client?.id };
+    if (!(await lockTenant(tx, tenant))) throw invalid();
     const locked = await lockInvitation(tx, invitation.id);
     if (!locked) throw invalid();
     const now = ctx.clock.now();

@@ -7,11 +7,17 @@ import {
 import { z } from 'zod';
 import type { App, AppContext } from '../../context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
+import { lockTenant } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
 import { requireAuth } from '../auth/index.ts';
 import { findOwnNotification, settleInvitationNotifications } from '../notifications/index.ts';
 import { assertOpen } from './accept-service.ts';
-import { decideInvitation, lockInvitation, withdrawPendingMemberships } from './repo.ts';
+import {
+  decideInvitation,
+  lockInvitation,
+  tenantOfInvitation,
+  withdrawPendingMemberships,
+} from './repo.ts';
 
 const notOpen = () =>
   conflict(
@@ -37,6 +43,10 @@ export async function declineInvitation(
   const { invitationId } = found;
   if (!invitationId) throw notOpen();
   await ctx.db.transaction(async (tx) => {
+    // The lock order of tenant writes: the organization, the workspace, then the invitation
+    // (one of a deleted workspace may still be declined: nothing else writes there).
+    const tenant = await tenantOfInvitation(tx, invitationId);
+    if (tenant) await lockTenant(tx, tenant);
     const invitation = await lockInvitation(tx, invitationId);
     if (!invitation || invitation.status === 'REVOKED') throw notOpen();
     // Accepted or declined already: the same answers as accepting would give. Expired: may go.

@@ -9,6 +9,7 @@ import {
   organizations,
   users,
 } from '../../db/schema/index.ts';
+import type { TenantLock } from '../access/index.ts';
 import { findUserByEmail, type UserRow } from '../users/index.ts';
 
 export type InvitationRow = typeof invitations.$inferSelect;
@@ -229,6 +230,15 @@ export async function decideInvitation(
     .update(invitations)
     .set({ status, decided_at: at })
     .where(and(eq(invitations.id, id), eq(invitations.status, 'PENDING')));
+}
+
+/** Where an invitation is to (it never moves): the tenant whose locks come before its own. */
+export async function tenantOfInvitation(tx: Tx, id: string): Promise<TenantLock | undefined> {
+  const [row] = await tx
+    .select({ organizationId: invitations.organization_id, clientId: invitations.client_id })
+    .from(invitations)
+    .where(eq(invitations.id, id));
+  return row;
 }
 
 /** An invitation, locked for the rest of the transaction. */

@@ -17,10 +17,9 @@ import { isUniqueViolation } from '../../lib/database-errors.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { enqueueMail } from '../../lib/mail/outbox.ts';
 import { memberAddedMail } from '../../lib/mail/templates.ts';
-import type { Actor } from '../access/index.ts';
+import { lockTenant, type Actor } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
 import { hashPassword } from '../auth/index.ts';
-import { lockOrganization } from '../clients/index.ts';
 import { assertMemberLimit } from '../members/index.ts';
 import { settleInvitationNotifications } from '../notifications/index.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
@@ -87,7 +86,8 @@ async function inTransaction<T>(
   let result: T;
   try {
     result = await ctx.db.transaction(async (tx) => {
-      if (!(await lockOrganization(tx, target.organization.id))) throw notFound();
+      const tenant = { organizationId: target.organization.id, clientId: target.client?.id };
+      if (!(await lockTenant(tx, tenant))) throw notFound();
       return work(tx);
     });
   } catch (err) {

@@ -81,7 +81,11 @@ export async function grantClientAccess(
       const actorRef = { userId: me.userId, role: row.viewerRole, orgRole: viewer.orgRole };
       assertAllowed(
         row.role
-          ? canChangeWorkspaceRole(actorRef, { userId, role: row.role }, role)
+          ? canChangeWorkspaceRole(
+              actorRef,
+              { userId, role: row.role, orgRole: them.org.role },
+              role,
+            )
           : canAddWorkspaceMember(actorRef, role),
       );
     }

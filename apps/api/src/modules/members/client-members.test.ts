@@ -212,6 +212,24 @@ describe('workspace members', () => {
       }
     });
 
+    it('refuses an organization ADMIN the organization OWNER’s workspace role, and a MANAGER their removal (§6: 403)', async () => {
+      // The organization's OWNER is this workspace's OWNER; another is only its MANAGER.
+      const second = await member('MANAGER', 'OWNER');
+      const before = await snapshot(t);
+      for (const target of [p.OWNER, second]) {
+        const res = await s.send('PUT', roles(target.id), p.ADMIN, { role: 'STAFF' });
+        expect(res.statusCode, res.body).toBe(403);
+        expect(res.json().code).toBe(ErrorCode.PERMISSION_DENIED);
+      }
+      const removal = await s.send('DELETE', `${users()}${second.id}/`, ws.MANAGER);
+      expect(removal.statusCode, removal.body).toBe(403);
+      expect(removal.json().code).toBe(ErrorCode.PERMISSION_DENIED);
+      expect(await snapshot(t)).toEqual(before);
+      // An organization OWNER may.
+      const byOwner = await s.send('PUT', roles(second.id), p.OWNER, { role: 'STAFF' });
+      expect(byOwner.statusCode, byOwner.body).toBe(200);
+    });
+
     it('refuses one’s own role (403 OWN_MEMBERSHIP), a pending member (409) and a non-member (404), writing nothing', async () => {
       const invited = await member('STAFF', 'STAFF', 'PENDING');
       const before = await snapshot(t);

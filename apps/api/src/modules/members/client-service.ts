@@ -10,14 +10,13 @@ import {
 } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import type { Actor } from '../access/index.ts';
+import { lockTenant, type Actor } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
 import { pageOf, rowsOf } from '../../lib/pagination.ts';
 import { assertAllowed, callerOutside, membershipPending, notAMember } from './refusals.ts';
 import { listClientMembers, loadStandings, ONE, type PersonStanding } from './repo.ts';
 import {
   dropLoneExternalInvitee,
-  lockClient,
   removeFromWorkspaces,
   revokeInvitations,
   setWorkspaceRole,
@@ -75,7 +74,8 @@ async function underWorkspaceLock<T>(
 ): Promise<T> {
   const client = clientOf(actor);
   return ctx.db.transaction(async (tx) => {
-    if (!(await lockClient(tx, client.id))) throw callerOutside();
+    const tenant = { organizationId: client.organization_id, clientId: client.id };
+    if (!(await lockTenant(tx, tenant))) throw callerOutside();
     const { people } = await loadStandings(
       tx,
       { organizationId: client.organization_id, clientId: client.id },
@@ -91,6 +91,13 @@ async function underWorkspaceLock<T>(
     return change(tx, me, them as PersonStanding & { workspace: { role: Role } });
   });
 }
+
+/** The member as the workspace rules see them: their organization role counts too (§6). */
+const memberRef = (them: PersonStanding & { workspace: { role: Role } }) => ({
+  userId: them.userId,
+  role: them.workspace.role,
+  orgRole: them.org?.status === 'MEMBER' ? (them.org.role as OrgRole) : null,
+});
 
 const workspaceData = (client: ClientActor['client'], them: PersonStanding) => ({
   email: them.email,
@@ -112,7 +119,7 @@ export async function changeWorkspaceRole(
 ): Promise<ClientMember> {
   const client = clientOf(actor);
   await underWorkspaceLock(ctx, actor, userId, async (tx, me, them) => {
-    assertAllowed(canChangeWorkspaceRole(me, { userId, role: them.workspace.role }, role));
+    assertAllowed(canChangeWorkspaceRole(me, memberRef(them), role));
     if (them.workspace.status === 'PENDING') throw membershipPending();
     const from = them.workspace.role;
     if (from === role) return;
@@ -144,7 +151,7 @@ export async function removeWorkspaceMember(
   const client = clientOf(actor);
   const scope = { organizationId: client.organization_id, clientIds: [client.id] };
   await underWorkspaceLock(ctx, actor, userId, async (tx, me, them) => {
-    assertAllowed(canRemoveWorkspaceMember(me, { userId, role: them.workspace.role }));
+    assertAllowed(canRemoveWorkspaceMember(me, memberRef(them)));
     await revokeInvitations(tx, scope, userId, ctx.clock.now());
     await removeFromWorkspaces(tx, scope, userId);
     await dropLoneExternalInvitee(tx, client.organization_id, userId);

@@ -11,8 +11,7 @@ import {
 } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import type { Actor } from '../access/index.ts';
-import { lockOrganization } from '../clients/index.ts';
+import { lockTenant, type Actor } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
 import { assertMemberLimit } from './limits.ts';
 import { pageOf, rowsOf } from '../../lib/pagination.ts';
@@ -81,7 +80,7 @@ export async function underOrganizationLock<T>(
 ): Promise<T> {
   const organizationId = actor.organization.id;
   return ctx.db.transaction(async (tx) => {
-    if (!(await lockOrganization(tx, organizationId))) throw callerOutside();
+    if (!(await lockTenant(tx, { organizationId }))) throw callerOutside();
     const { people, owners } = await loadStandings(tx, { organizationId }, [actor.userId, userId]);
     const me = people.get(actor.userId);
     if (me?.org?.status !== 'MEMBER') throw callerOutside();

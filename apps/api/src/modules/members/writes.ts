@@ -1,5 +1,5 @@
 import type { ActivityAction, ActivityObjectType, OrgRole, Role } from '@portolan/contract';
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import {
   activities,
@@ -18,16 +18,6 @@ import { announceTo } from '../notifications/index.ts';
  * Some write tables of other modules (invitations, notifications, permissions, activities) whose
  * faces do not offer these changes yet; each such place says so.
  */
-
-/** Locks the live workspace's row for the rest of the transaction; false when it is gone. */
-export async function lockClient(tx: Tx, clientId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: clients.id })
-    .from(clients)
-    .where(and(eq(clients.id, clientId), isNull(clients.deleted_at)))
-    .for('update');
-  return row !== undefined;
-}
 
 export async function setOrgRole(tx: Tx, organizationId: string, userId: string, role: OrgRole) {
   await tx

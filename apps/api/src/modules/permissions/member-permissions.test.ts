@@ -4,7 +4,7 @@ import { PERMISSION_KEYS, type MemberPermissions } from '@portolan/contract';
 import { createTestApp, type TestApp } from '../../../test/support/app.ts';
 import type { Person } from '../../../test/support/tenants.ts';
 import { activities, clientModules, memberPermissionOverrides } from '../../db/schema/index.ts';
-import { createClient } from '../../seed/factories.ts';
+import { addClientMember, createClient } from '../../seed/factories.ts';
 import { expectFieldError, permissionScene, ruleBody, type PermissionScene } from './test-scene.ts';
 
 type Effective = MemberPermissions['modules'][number]['groups'][number]['permissions'][number];
@@ -227,6 +227,23 @@ describe('a member’s permissions', () => {
     }
     const owners = flatten(await permissionsOf(s.people.OWNER));
     expect(owners['tr.history.view']!.override).toBe('INHERIT');
+  });
+
+  it('refuses an organization ADMIN who is a workspace OWNER the organization OWNER’s permissions (403)', async () => {
+    const admin = await s.member('ADMIN');
+    await addClientMember(t.ctx.db, { clientId: s.workspaceId, userId: admin.id, role: 'OWNER' });
+    const body = overrides([{ permission: 'tr.history.view', status: 'DENY' }]);
+    const res = await putGroup(s.people.OWNER, 'history', body, admin);
+    expect(res.statusCode, res.body).toBe(403);
+    const roles = await s.send('PUT', s.ws(`users/${s.people.OWNER.id}/custom-roles/`), admin, {
+      roles: [],
+    });
+    expect(roles.statusCode, roles.body).toBe(403);
+    expect(flatten(await permissionsOf(s.people.OWNER))['tr.history.view']!.override).toBe(
+      'INHERIT',
+    );
+    // An ADMIN's stay theirs to change.
+    expect((await putGroup(s.people.ADMIN, 'history', body, admin)).statusCode).toBe(200);
   });
 
   it('explains every permission as GET answers it, for a member with overrides and custom roles', async () => {

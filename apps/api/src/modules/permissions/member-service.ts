@@ -1,6 +1,6 @@
 import {
   can,
-  canActOnRole,
+  reachesWorkspaceMember,
   effectiveWorkspaceRole,
   explainPermission,
   findPermissionGroup,
@@ -33,7 +33,7 @@ import {
   type MemberKey,
 } from './member-repo.ts';
 import { shareRoles } from './roles-repo.ts';
-import { refOf } from './scope.ts';
+import { lockScope, refOf } from './scope.ts';
 import { refuseItems, refuseUnknownItems } from './refusals.ts';
 
 /**
@@ -75,7 +75,11 @@ async function targetOf(
   const membership = await loadMembership(db, scope, userId, lock);
   if (!membership) throw notFound('No such member of this workspace.');
   const role = effectiveWorkspaceRole(membership)!;
-  if (intent === 'change' && !canActOnRole(effectiveWorkspaceRole(actor), role)) {
+  const reached = reachesWorkspaceMember(
+    { role: actor.workspaceRole ?? null, orgRole: actor.orgRole },
+    { role: membership.workspaceRole, orgRole: membership.orgRole },
+  );
+  if (intent === 'change' && !reached) {
     throw forbidden(`Your role may not change the permissions of a member whose role is ${role}.`);
   }
   return { clientId: scope.clientId, userId, role };
@@ -209,6 +213,7 @@ export async function setGroupOverrides(
     ),
   );
   const target = await ctx.db.transaction(async (tx) => {
+    await lockScope(tx, workspaceOf(actor));
     const found = await targetOf(tx, actor, userId, 'change', true);
     await writeOverrides(tx, found, keys, body.permissions);
     await recordChange(tx, ctx, actor, found, {
@@ -254,6 +259,7 @@ export async function setMemberCustomRoles(
   const scope = workspaceOf(actor);
   const ordered = inOrder(body);
   return ctx.db.transaction(async (tx) => {
+    await lockScope(tx, scope);
     const target = await targetOf(tx, actor, userId, 'change', true);
     const found = new Map(
       (

@@ -119,6 +119,7 @@ export async function replaceCustomRole(
 export async function deleteCustomRole(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   const scope = scopeOf(actor);
   await ctx.db.transaction(async (tx) => {
+    await lockScope(tx, scope);
     // The row lock waits for an assignment being saved with this role (it holds it FOR SHARE).
     const current = await roleReads.lock(tx, scope, id);
     if (!current) throw missing();

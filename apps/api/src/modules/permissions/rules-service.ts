@@ -91,6 +91,7 @@ export async function replaceAccessRule(
 export async function deleteAccessRule(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   const scope = scopeOf(actor);
   await ctx.db.transaction(async (tx) => {
+    await lockScope(tx, scope);
     // The row lock waits for a role being saved with this rule (it holds it FOR SHARE).
     const current = await ruleReads.lock(tx, scope, id);
     if (!current) throw missing();

@@ -2,9 +2,8 @@ import { ErrorCode, type RuleScope } from '@portolan/contract';
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { accessRules, customRoles } from '../../db/schema/index.ts';
-import { clients, organizations } from '../../db/schema/index.ts';
 import { AppError, conflict, forbidden } from '../../lib/errors.ts';
-import type { Actor } from '../access/index.ts';
+import { lockTenant, type Actor } from '../access/index.ts';
 
 /**
  * Where access rules and custom roles live (decision 0008): an organization's (client_id null)
@@ -42,24 +41,13 @@ export const usableIn = (t: ScopedTable, scope: Scope): SQL =>
   )!;
 
 /**
- * Serialises the writes of one scope (its workspace's or organization's row, FOR UPDATE), so a
- * name checked free stays free until the transaction ends. The unique index on live names stays
- * as the last word.
+ * Serialises the writes of one scope: the tenant's locks in their one order (the organization's
+ * row, then the workspace's: `lockTenant`), taken first by every write of rules, roles and a
+ * member's permissions, so a name checked free stays free until the transaction ends. The unique
+ * index on live names stays as the last word.
  */
 export async function lockScope(tx: Tx, scope: Scope): Promise<void> {
-  if (scope.clientId) {
-    await tx
-      .select({ id: clients.id })
-      .from(clients)
-      .where(eq(clients.id, scope.clientId))
-      .for('update');
-  } else {
-    await tx
-      .select({ id: organizations.id })
-      .from(organizations)
-      .where(eq(organizations.id, scope.organizationId))
-      .for('update');
-  }
+  await lockTenant(tx, scope);
 }
 
 /** Whether another live row of the scope already has this name, in any case. */

@@ -18,20 +18,6 @@ export const liveAt = (now: Date): SQL =>
     or(isNull(shareLinks.expires_at), gt(shareLinks.expires_at, now)),
   )!;
 
-/**
- * Serialises the link writes of one workspace (its row, FOR UPDATE), so that the count of live
- * links checked against the bound stays true until the transaction ends. False when the
- * workspace is gone (deleted meanwhile).
- */
-export async function lockWorkspace(tx: Tx, clientId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: clients.id })
-    .from(clients)
-    .where(and(eq(clients.id, clientId), isNull(clients.deleted_at)))
-    .for('update');
-  return row !== undefined;
-}
-
 /** Whether the module is switched on in the workspace. */
 export async function moduleEnabled(db: Db | Tx, clientId: string, module: string) {
   const [row] = await db

@@ -23,14 +23,13 @@ import type { Tx } from '../../db/client.ts';
 import { days } from '../../lib/clock.ts';
 import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { pageFromRows } from '../../lib/pagination.ts';
-import type { Actor } from '../access/index.ts';
+import { lockTenant, type Actor } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
 import {
   countLive,
   findOpenable,
   insertLink,
   lockLink,
-  lockWorkspace,
   markRevoked,
   moduleEnabled,
   pageOfLinks,
@@ -122,7 +121,7 @@ export async function createShareLink(
       `${MODULE_NAMES[input.module]} is not switched on in this workspace, so it cannot be shared.`,
     );
   const row = await ctx.db.transaction(async (tx: Tx) => {
-    if (!(await lockWorkspace(tx, client.id)))
+    if (!(await lockTenant(tx, { organizationId: client.organization_id, clientId: client.id })))
       throw notFound('Not found, or you are not a member of it.');
     const enabled = await moduleEnabled(tx, client.id, input.module);
     if (!canShareModule(actor, [{ module: input.module, enabled }], input.module))
@@ -194,6 +193,8 @@ export async function revokeShareLink(
 ): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx: Tx) => {
+    // The lock order of tenant writes: the organization, the workspace, then the link.
+    await lockTenant(tx, { organizationId: actor.organization.id, clientId: actor.client!.id });
     const row = await lockLink(tx, actor.client!.id, linkId);
     if (!row || !canManageShareLink(actor, row)) throw noSuchLink();
     if (row.revoked_at !== null) return;

@@ -1,6 +1,8 @@
 import {
   EXTERNAL_ORG_ROLES,
   INTERNAL_ORG_ROLES,
+  isFullyOwned,
+  MAX_PAGE_LIMIT,
   MEMBER_PAGE_SIZE,
   type GrantAccess,
   type MemberClientAccess,
@@ -50,6 +52,45 @@ export function orgMembersQueryOptions(orgId: string, filters: OrgMemberFilters)
         },
       }),
     placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * Spec §6: whether the organization is fully owned by this user (every other member an active
+ * OWNER), so there is nobody left for them to act on: null when it is not, else how many other
+ * OWNERs it has. Two rows of the members who are not OWNERs are enough to say no (one may be the
+ * caller, an ADMIN); otherwise the OWNERs (few) are read for their statuses.
+ */
+export function orgFullyOwnedQueryOptions(orgId: string, userId: string) {
+  return queryOptions({
+    queryKey: [...orgMembersKey(orgId), 'fully-owned', userId],
+    queryFn: async ({ signal }): Promise<number | null> => {
+      const list = (roles: string, page: number, limit: number) =>
+        api.get<Paginated<OrgMember>>(`${base(orgId)}/`, {
+          signal,
+          query: { roles, page, limit },
+        });
+      // The caller among them (an ADMIN) is no one else; a second row is.
+      const others = await list('ADMIN,STAFF,CLIENT', 1, 2);
+      const me = others.results.find((m) => m.user.id === userId);
+      if (others.count > (me ? 1 : 0)) return null;
+      const owners: OrgMember[] = me ? [me] : [];
+      for (let page = 1; ; page += 1) {
+        const found = await list('OWNER', page, MAX_PAGE_LIMIT);
+        owners.push(...found.results);
+        if (!found.next || found.results.length === 0) break;
+      }
+      const members = owners.map((m) => ({
+        user_id: m.user.id,
+        role: m.role.key,
+        status: m.status,
+      }));
+      // Fully owned by one of its members: the caller must be among them.
+      const mine = members.some((m) => m.user_id === userId);
+      return mine && isFullyOwned(members, userId)
+        ? members.filter((m) => m.user_id !== userId).length
+        : null;
+    },
   });
 }
 

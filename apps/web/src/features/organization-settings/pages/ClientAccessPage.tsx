@@ -22,6 +22,7 @@ import {
   ROLES,
   type MemberClientAccess,
   type OrgMember,
+  type OrgRole,
   type Role,
   type WorkspaceActorRef,
 } from '@portolan/contract';
@@ -47,10 +48,14 @@ import {
 import { useOrganization } from '../api/org-settings-api';
 
 /** The roles the caller may give the member in one workspace (the contract's workspace rules). */
-function grantableRoles(actor: WorkspaceActorRef, userId: string, row: MemberClientAccess): Role[] {
+function grantableRoles(
+  actor: WorkspaceActorRef,
+  member: { userId: string; orgRole: OrgRole },
+  row: MemberClientAccess,
+): Role[] {
   return ROLES.filter((role) =>
     row.role
-      ? canChangeWorkspaceRole(actor, { userId, role: row.role.key }, role) === null
+      ? canChangeWorkspaceRole(actor, { ...member, role: row.role.key }, role) === null
       : canAddWorkspaceMember(actor, role) === null,
   );
 }
@@ -188,7 +193,9 @@ function AccessTable({
             </Table.Thead>
             <Table.Tbody>
               {rows.map((row) => {
-                const roles = canGrant ? grantableRoles(actor, userId, row) : [];
+                const roles = canGrant
+                  ? grantableRoles(actor, { userId, orgRole: member.role.key as OrgRole }, row)
+                  : [];
                 const role = chosen[row.client.id];
                 return (
                   <Table.Tr key={row.client.id}>

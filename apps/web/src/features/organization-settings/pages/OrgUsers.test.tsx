@@ -84,6 +84,64 @@ describe('Organization users', () => {
     expect(screen.queryByPlaceholderText('All roles')).toBeNull();
   });
 
+  describe('an organization fully owned by the caller (spec §6: every other member an active OWNER)', () => {
+    /** The users list answered by its `roles`: these members, filtered as the API would. */
+    const byRoles = (members: ReturnType<typeof orgMember>[]) => (call: { url: string }) => {
+      const roles = (query(call.url).get('roles') ?? '').split(',');
+      return json(page(members.filter((m) => roles.includes(m.role.key))));
+    };
+    const fullyOwnedApi = (role: 'OWNER' | 'ADMIN', members: ReturnType<typeof orgMember>[]) =>
+      mockApi({
+        'GET /v1/rest-auth/user/': json(adaWithView()),
+        [`GET /v1/organizations/${ORG_ID}/`]: json(organization(role)),
+        [USERS]: byRoles(members),
+      });
+
+    it.each([
+      ['alone', [orgMember(people.ada, 'OWNER')], /only member/],
+      [
+        'with another active owner',
+        [orgMember(people.ada, 'OWNER'), orgMember(people.grace, 'OWNER')],
+        /Everyone else .* is an owner, as you are/,
+      ],
+    ])(
+      '%s: says there is nobody else to manage, with Invite, instead of the table',
+      async (_, members, text) => {
+        fullyOwnedApi('OWNER', members);
+        signIn();
+        renderApp(`${BASE}/users/internal`);
+        expect(await screen.findByText('Nobody else to manage yet')).toBeVisible();
+        expect(screen.getByText(text)).toBeVisible();
+        expect(screen.queryByRole('table')).toBeNull();
+        expect(screen.queryByRole('textbox', { name: 'Search internal users' })).toBeNull();
+        expect(screen.getByRole('link', { name: 'Invite' })).toHaveAttribute(
+          'href',
+          `/ps/organizations/${ORG_ID}/invite`,
+        );
+      },
+    );
+
+    it.each([
+      ['a pending owner', orgMember(people.grace, 'OWNER', { status: 'PENDING' })],
+      ['a staff member', orgMember(people.grace, 'STAFF')],
+      ['an external user', orgMember(people.grace, 'CLIENT')],
+    ])('shows the table when there is %s', async (_, other) => {
+      fullyOwnedApi('OWNER', [orgMember(people.ada, 'OWNER'), other]);
+      signIn();
+      renderApp(`${BASE}/users/internal`);
+      await screen.findByRole('table', { name: /Internal users/ });
+      expect(screen.queryByText('Nobody else to manage yet')).toBeNull();
+    });
+
+    it('tells an admin whose every other member is an owner the same', async () => {
+      fullyOwnedApi('ADMIN', [orgMember(people.ada, 'ADMIN'), orgMember(people.grace, 'OWNER')]);
+      signIn();
+      renderApp(`${BASE}/users/internal`);
+      expect(await screen.findByText('Nobody else to manage yet')).toBeVisible();
+      expect(screen.getByText(/Everyone else .* is an owner:/)).toBeVisible();
+    });
+  });
+
   it.each(['users', 'users/everyone'])('%s goes to the internal users', async (path) => {
     usersApi('OWNER');
     signIn();

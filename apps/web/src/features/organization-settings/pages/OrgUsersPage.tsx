@@ -1,12 +1,18 @@
 import { Alert, Select } from '@mantine/core';
 import { can, INTERNAL_ORG_ROLES, ROLE_NAMES, type OrgRole } from '@portolan/contract';
-import { IconUsers } from '@tabler/icons-react';
+import { IconCrown, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate, useParams } from 'react-router';
+import { useAuthStore } from '../../../lib/auth-store';
+import { EmptyListCard } from '../../../lib/empty-list-card';
 import { MemberListFrame, useMemberListFilters } from '../../../lib/member-list';
 import type { MemberType } from '../../../lib/members';
-import { MEMBER_PAGE_SIZE, orgMembersQueryOptions } from '../api/members-api';
+import {
+  MEMBER_PAGE_SIZE,
+  orgFullyOwnedQueryOptions,
+  orgMembersQueryOptions,
+} from '../api/members-api';
 import { useOrganization } from '../api/org-settings-api';
 
 const TITLES: Record<MemberType, string> = {
@@ -38,6 +44,15 @@ function OrgUsersList({ type }: { type: MemberType }) {
     enabled: allowed,
   });
   const manage = can({ orgRole: myRole }, 'organization.members.manage');
+  const myId = useAuthStore((s) => s.user?.user_id ?? '');
+  // Spec §6: fully owned by the caller (every other member an active OWNER), there is nobody for
+  // them to manage: say so instead of a list of owners whose pages offer them nothing to do.
+  const fullyOwned = useQuery({
+    ...orgFullyOwnedQueryOptions(orgId, myId),
+    enabled: manage && myId !== '',
+  });
+  const otherOwners = filters.filtered ? null : (fullyOwned.data ?? null);
+  const orgName = org.data?.name ?? 'this organization';
   const orgBase = `/ps/organizations/${encodeURIComponent(orgId)}`;
 
   if (org.data && !allowed) {
@@ -78,6 +93,17 @@ function OrgUsersList({ type }: { type: MemberType }) {
         ) : null
       }
       roleHead="Role"
+      replaceList={
+        otherOwners === null ? null : (
+          <EmptyListCard icon={IconCrown} title="Nobody else to manage yet" descriptionMaw={520}>
+            {otherOwners === 0
+              ? `You are the only member of ${orgName}`
+              : `Everyone else in ${orgName} is an owner${myRole === 'OWNER' ? ', as you are' : ''}`}
+            : there is nobody whose role you could change or whom you could remove. Invite someone
+            to work with you, and they show up here.
+          </EmptyListCard>
+        )
+      }
     />
   );
 }

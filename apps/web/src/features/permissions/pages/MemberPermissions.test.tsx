@@ -312,4 +312,33 @@ describe('A member’s permissions', () => {
     expect(screen.queryByRole('button', { name: /Edit the overrides/ })).toBeNull();
     expect(screen.queryByRole('combobox', { name: 'Add a custom role' })).toBeNull();
   });
+
+  it.each([
+    ['ADMIN', false],
+    ['OWNER', true],
+  ] as const)(
+    'the organization OWNER’s permissions: an organization %s (a workspace OWNER) may change them: %s (§6)',
+    async (orgRole, editable) => {
+      memberApi(
+        'OWNER',
+        {
+          [`GET /v1/organizations/${ORG_ID}/`]: json(organization(orgRole)),
+          [`GET /v1/organizations/${ORG_ID}/users/${GRACE}/`]: json(
+            orgMember(people.grace, 'OWNER', { client_count: 1 }),
+          ),
+        },
+        { role: 'OWNER' },
+      );
+      signIn();
+      renderApp(
+        `/ps/organizations/${ORG_ID}/users/${GRACE}/client-access/${CLIENT_ID}/permissions/`,
+      );
+      expect(await screen.findByRole('region', { name: 'History' })).toBeVisible();
+      // Both organization roles are in: the member's name shows once the organization's are read.
+      expect((await screen.findAllByText(/Grace Hopper/)).length).toBeGreaterThan(0);
+      expect(screen.queryAllByRole('button', { name: /Edit the overrides/ }).length > 0).toBe(
+        editable,
+      );
+    },
+  );
 });

@@ -1,5 +1,11 @@
 import { Alert, Anchor, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { can, canActOnRole, ROLE_NAMES, type OrgRole, type Role } from '@portolan/contract';
+import {
+  can,
+  reachesWorkspaceMember,
+  ROLE_NAMES,
+  type OrgRole,
+  type Role,
+} from '@portolan/contract';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -42,8 +48,12 @@ function usePageTarget() {
   return { target: { clientId: workspaceId, userId }, orgId, back, inSettings: id !== undefined };
 }
 
-/** Who the member is: "You", their name when the caller may read the organization's members, or nothing. */
-function useMemberName(target: PermissionTarget, orgId: string | undefined): string | null {
+/**
+ * Who the member is: "You", their name when the caller may read the organization's members, or
+ * nothing; and both organization roles, which §6 counts too (only an organization OWNER acts on
+ * one), null while unknown.
+ */
+function useMemberInOrganization(target: PermissionTarget, orgId: string | undefined) {
   const myId = useAuthStore((s) => s.user?.user_id ?? '');
   const org = useQuery({ ...organizationQueryOptions(orgId ?? ''), enabled: Boolean(orgId) });
   const mayRead = can(
@@ -54,8 +64,10 @@ function useMemberName(target: PermissionTarget, orgId: string | undefined): str
     ...orgMemberQueryOptions(orgId ?? '', target.userId),
     enabled: Boolean(orgId) && mayRead && target.userId !== myId,
   });
-  if (target.userId === myId) return 'You';
-  return member.data ? displayName(member.data.user) : null;
+  const actorOrgRole = (org.data?.role?.key ?? null) as OrgRole | null;
+  const memberOrgRole = member.data?.status === 'MEMBER' ? (member.data.role.key as OrgRole) : null;
+  const name = target.userId === myId ? 'You' : member.data ? displayName(member.data.user) : null;
+  return { name, actorOrgRole, memberOrgRole };
 }
 
 /**
@@ -69,17 +81,24 @@ export function MemberPermissionsPage() {
   const { target, orgId, back, inSettings } = usePageTarget();
   const client = useQuery(clientQueryOptions(target.clientId));
   const permissions = useQuery(memberPermissionsQueryOptions(target.clientId, target.userId));
-  const name = useMemberName(target, orgId ?? client.data?.organization);
+  const { name, actorOrgRole, memberOrgRole } = useMemberInOrganization(
+    target,
+    orgId ?? client.data?.organization,
+  );
   const [preview, setPreview] = useState<CustomRolesPreview | null>(null);
   const [explaining, setExplaining] = useState<{ key: string; name: string } | null>(null);
 
   const actorRole = (client.data?.role?.key ?? null) as Role | null;
   const memberRole = permissions.data?.role ?? null;
-  // The API's checks: client.roles.manage, and spec §6 on the member's role.
+  // The API's checks: client.roles.manage, and spec §6 on the member's role (their organization
+  // role counting: an organization OWNER's only for an organization OWNER).
   const canManage =
     can({ orgRole: null, workspaceRole: actorRole }, 'client.roles.manage') &&
     memberRole !== null &&
-    canActOnRole(actorRole, memberRole);
+    reachesWorkspaceMember(
+      { role: actorRole, orgRole: actorOrgRole },
+      { role: memberRole, orgRole: memberOrgRole },
+    );
   const changes =
     preview && permissions.data ? permissionChanges(permissions.data, preview.result) : [];
   const refused = permissions.error instanceof ApiError ? permissions.error.code : null;

@@ -8,6 +8,7 @@ import {
   MEMBER_REFUSAL_MESSAGES,
   ROLES,
   type ClientMember,
+  type OrgRole,
   type Role,
 } from '@portolan/contract';
 import { useQuery } from '@tanstack/react-query';
@@ -75,7 +76,12 @@ function WorkspaceMemberDetails({ member }: { member: ClientMember }) {
   const remove = useRemoveWorkspaceMember(clientId, userId);
   const resend = useResendWorkspaceInvitation(clientId, userId);
   const name = displayName(member.user);
-  const target = { userId, role: member.role.key };
+  // Their organization role counts too: an organization OWNER is an OWNER in every workspace.
+  const target = {
+    userId,
+    role: member.role.key,
+    orgRole: (member.organization_role?.key ?? null) as OrgRole | null,
+  };
   const pending = member.status === 'PENDING';
   const manage = can(
     { orgRole: actor.orgRole, workspaceRole: actor.role },

@@ -150,6 +150,27 @@ describe('Workspace user role page', () => {
     },
   );
 
+  it.each([
+    { me: 'OWNER', org: 'ADMIN', them: 'OWNER' },
+    { me: 'OWNER', org: 'ADMIN', them: 'MANAGER' },
+    { me: 'MANAGER', org: 'STAFF', them: 'MANAGER' },
+  ] as const)(
+    'workspace $me (organization $org) on an organization OWNER who is the workspace’s $them: neither role nor Remove (§6)',
+    async ({ me, org, them }) => {
+      workspaceApi(me, org, {
+        [`GET ${API}/${people.linus.id}/`]: json(
+          clientMember(people.linus, them, { organization_role: 'OWNER' }),
+        ),
+      });
+      signIn();
+      renderApp(`${BASE}/user-list/${people.linus.id}`);
+      expect(await screen.findByText('linus@example.com')).toBeVisible();
+      expect(screen.queryByRole('combobox', { name: 'Workspace role' })).toBeNull();
+      expect(screen.getByText(/Your role cannot act on a member with this role/)).toBeVisible();
+      expect(screen.queryByRole('button', { name: 'Remove member' })).toBeNull();
+    },
+  );
+
   it('changes the role (PUT …/roles/ {role}) and removes the member (DELETE), back to the list', async () => {
     const linus = clientMember(people.linus, 'STAFF');
     const mock = workspaceApi('OWNER', 'OWNER', {
