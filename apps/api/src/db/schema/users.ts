@@ -45,8 +45,13 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     created_at: ts('created_at').notNull().defaultNow(),
-    /** When the session's newest token was signed; tokens signed before are retired. */
+    /** When the session's newest token was signed (sign-in or refresh). */
     last_refreshed_at: ts('last_refreshed_at').notNull().defaultNow(),
+    /** The `jti` of the session's newest token: the one token of the session that is current. */
+    token_jti: uuid('token_jti'),
+    /** The token the last refresh replaced, accepted until `previous_jti_until` (the grace). */
+    previous_jti: uuid('previous_jti'),
+    previous_jti_until: ts('previous_jti_until'),
     /** Absolute lifetime: no refresh can extend a session past this. */
     expires_at: ts('expires_at').notNull(),
     revoked_at: ts('revoked_at'),
