@@ -128,7 +128,7 @@ describe.skipIf(testEngine !== 'pglite')('npm start and signals', () => {
         );
         console.log(`${signal}: all gone and the port free in ${Math.round(ms)} ms`);
       } catch (err) {
-        throw new Error(`${String(err)}\n--- npm start said:\n${output}`);
+        throw new Error(`${String(err)}\n--- npm start said:\n${output}`, { cause: err });
       }
     }, 90_000);
   }
