@@ -36,6 +36,18 @@ export const users = pgTable(
   ],
 );
 
+/**
+ * When each user was last seen making a signed-in request (the members lists' "Last active"),
+ * written at most once per user per few minutes (modules/users/last-active.ts). A table of its
+ * own: a write here changes no row the session cache or the tenancy lists hold.
+ */
+export const userActivity = pgTable('user_activity', {
+  user_id: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  last_active_at: ts('last_active_at').notNull(),
+});
+
 /** A sign-in. Tokens are short JWTs bound to one of these rows; revoking the row kills the token. */
 export const sessions = pgTable(
   'sessions',
