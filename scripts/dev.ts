@@ -2,7 +2,7 @@
 // API calls to the API) side by side, output prefixed; Ctrl-C stops both.
 import type { ChildProcess } from 'node:child_process';
 import { binScript, ROOT, SERVER_ENTRY, WEB_DIR } from './lib/paths.ts';
-import { prefixOutput, relaySignals, start, type Supervised } from './lib/proc.ts';
+import { prefixOutput, relaySignals, start, whenOrphaned, type Supervised } from './lib/proc.ts';
 
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code: number, text: string) => (useColor ? `\x1b[${code}m${text}\x1b[0m` : text);
@@ -47,6 +47,11 @@ relaySignals(children, () => {
   stopping = true;
 });
 process.on('exit', () => stopAll());
+// npm gone without passing its signal to us (see whenOrphaned): stop both as for SIGTERM.
+whenOrphaned(() => {
+  stopping = true;
+  stopAll();
+});
 
 console.log(
   paint(

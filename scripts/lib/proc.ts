@@ -64,6 +64,22 @@ export function relaySignals(
   };
 }
 
+/**
+ * Calls `onGone` once when the process that started us ends. `npm start` runs us under
+ * `sh -c`: a signal npm passes on (its own SIGTERM) may end that shell and leave us running
+ * with the server; npm ended by SIGKILL leaves us likewise. Either way our parent changes.
+ */
+export function whenOrphaned(onGone: () => void, everyMs = 200): () => void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onGone();
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** Copy a child's stdout and stderr to ours, each line prefixed (e.g. "[api] "). */
 export function prefixOutput(child: ChildProcess, prefix: string): void {
   for (const [stream, out] of [

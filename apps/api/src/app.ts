@@ -45,7 +45,7 @@ import { releaseNotesModule } from './modules/release-notes/index.ts';
 import { shareLinksModule } from './modules/share-links/index.ts';
 import { startPruneJob, systemModule, type PruneJob } from './modules/system/index.ts';
 import { uploadsModule } from './modules/uploads/index.ts';
-import { usersModule } from './modules/users/index.ts';
+import { LastActive, usersModule } from './modules/users/index.ts';
 import {
   pathOf,
   REQUEST_LINE_FIELDS,
@@ -194,6 +194,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
     payments: deps.paymentGateway ?? createGateway(config, { jwtKey, clock }),
     credentials: deps.credentialChecker ?? createCredentialChecker(config, { clock, log: app.log }),
     sessions: new SessionCache(deps.database, deps.database.db, clock),
+    lastActive: new LastActive(deps.database.db, clock, app.log),
   };
   app.decorate('ctx', ctx);
 
@@ -212,6 +213,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
   // Every instance, tests included: the cache is part of how a request is authenticated.
   ctx.sessions.start();
   app.addHook('onClose', async () => ctx.sessions.stop());
+  app.addHook('onClose', async () => ctx.lastActive.settled());
   if (deps.startWorkers) app.addHook('onReady', async () => outbox.start());
   app.addHook('onClose', async () => outbox.stop());
   // The renewal job, like the outbox one per instance (it claims with SKIP LOCKED); with billing

@@ -1,5 +1,6 @@
 // The supervisor of `npm start` on PostgreSQL: one server process per core (WEB_CONCURRENCY), all
-// listening on the one port (node:cluster hands each new connection to the next process).
+// listening on the one port: each process accepts connections itself from the one listening
+// socket (SCHED_NONE, see superviseWorkers).
 // Instances share nothing in memory that matters: sessions are cached with invalidation through
 // the database, rate limits, jobs and notifications live in it (docs/decisions/0011-scale-out.md).
 import cluster, { type Worker } from 'node:cluster';
@@ -18,6 +19,12 @@ const log = (level: 'info' | 'warn' | 'error', msg: string, extra: object = {}) 
 };
 
 export function superviseWorkers(config: AppConfig): void {
+  // Node's default on Linux (round-robin) has the supervisor accept each connection and pass it to
+  // a process; one passed to a process in the instant it died stayed open in the supervisor,
+  // unanswered, for as long as the client waited (issue 18 item 7). Processes that accept for
+  // themselves leave nothing behind: a connection the dead process held is reset by the kernel,
+  // one still waiting in the socket's queue is accepted by another process.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   const started = new Map<number, number>();
   let earlyExits = 0;
   let closing = false;

@@ -84,6 +84,20 @@ describe('configuration', () => {
     expect(set.databaseStatementTimeoutMs).toBe(60_000);
   });
 
+  it('builds links on the address the server listens on when PUBLIC_URL is unset', () => {
+    expect(loadConfig({ PORT: '3101' }).publicUrl).toBe('http://localhost:3101');
+    expect(loadConfig({ PORT: '3101', HOST: '0.0.0.0' }).publicUrl).toBe('http://localhost:3101');
+    expect(loadConfig({ PORT: '8080', HOST: 'portal.lan' }).publicUrl).toBe(
+      'http://portal.lan:8080',
+    );
+    expect(loadConfig({ PORT: '3101', HOST: 'fd00::5' }).publicUrl).toBe('http://[fd00::5]:3101');
+    expect(loadConfig({ PORT: '80', HOST: '10.0.0.7' }).publicUrl).toBe('http://10.0.0.7');
+    // PUBLIC_URL, when set, wins.
+    expect(loadConfig({ PORT: '3101', PUBLIC_URL: 'https://portal.example.com/' }).publicUrl).toBe(
+      'https://portal.example.com',
+    );
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({
       port: 3000,

@@ -59,9 +59,10 @@ const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
+  /** Unset: the address the server listens on (defaultPublicUrl). */
   PUBLIC_URL: url(['http:', 'https:'])
-    .default('http://localhost:3000')
-    .transform((v) => v.replace(/\/+$/, '')),
+    .optional()
+    .transform((v) => v?.replace(/\/+$/, '')),
   DATA_DIR: z.string().optional(),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   /** Server processes with DATABASE_URL (one per core unless set); the embedded database: one. */
@@ -175,7 +176,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     brand: 'Portolan',
     port: e.PORT,
     host: e.HOST,
-    publicUrl: e.PUBLIC_URL,
+    /** The base of every link the product builds (e-mails, share links, checkout returns). */
+    publicUrl: e.PUBLIC_URL ?? defaultPublicUrl(e.HOST, e.PORT),
     dataDir,
     databaseUrl: e.DATABASE_URL,
     /**
@@ -232,6 +234,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? path.resolve(e.WEB_DIST)
       : path.resolve(import.meta.dirname, '../../web/dist'),
   };
+}
+
+/**
+ * Where links point when PUBLIC_URL is unset: the address the server listens on, named
+ * `localhost` when that is a loopback or every interface (0.0.0.0, ::).
+ */
+export function defaultPublicUrl(host: string, port: number): string {
+  const local = ['', 'localhost', '0.0.0.0', '::', '::1', '[::]', '[::1]'];
+  const name =
+    local.includes(host.toLowerCase()) || /^127\./.test(host)
+      ? 'localhost'
+      : host.includes(':') && !host.startsWith('[')
+        ? `[${host}]`
+        : host;
+  return port === 80 ? `http://${name}` : `http://${name}:${port}`;
 }
 
 export type AppConfig = ReturnType<typeof loadConfig>;

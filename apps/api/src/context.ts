@@ -14,6 +14,7 @@ import type { MailContext } from './lib/mail/templates.ts';
 import type { OutboxWorker } from './lib/mail/outbox.ts';
 import type { PaymentGateway } from './lib/payments/gateway.ts';
 import type { SessionCache } from './modules/auth/session-cache.ts';
+import type { LastActive } from './modules/users/last-active.ts';
 
 /** What every module's service needs from the running app; built once in buildApp. */
 export interface AppContext {
@@ -31,6 +32,8 @@ export interface AppContext {
   credentials: CredentialChecker;
   /** Live sessions held in memory, dropped on every change announced by the database. */
   sessions: SessionCache;
+  /** When each user was last active: written after the request, at most once per 5 minutes. */
+  lastActive: LastActive;
 }
 
 declare module 'fastify' {

@@ -67,7 +67,7 @@ async function runServer(config: AppConfig) {
     ? `, worker ${cluster.worker?.id}; ${config.workers} processes in all`
     : '';
   app.log.info(
-    `Portolan ${config.version} on ${config.publicUrl} (database: ${database.engine}${where}${worker})`,
+    `Portolan ${config.version} listening on ${config.host}:${config.port}; links use ${config.publicUrl} (database: ${database.engine}${where}${worker})`,
   );
 }
 

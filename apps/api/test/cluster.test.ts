@@ -75,6 +75,9 @@ describe.runIf(testEngine === 'postgres')('the server on every core', () => {
       JWT_SECRET: crypto.randomBytes(32).toString('hex'),
       WEB_CONCURRENCY: '2',
       LOG_LEVEL: 'warn',
+      // Each sign-in of the load below comes from an address of its own (X-Forwarded-For), so
+      // the per-address limit never answers them early: each one hashes.
+      TRUST_PROXY: 'true',
     });
     await until('the server answers', async () => ((await health()).ok ? true : false));
   }, 60_000);
@@ -104,6 +107,83 @@ describe.runIf(testEngine === 'postgres')('the server on every core', () => {
     expect(served).toBeGreaterThan(0);
     expect(replaced).toContain(survivor);
     expect(server.alive()).toBe(true);
+  }, 60_000);
+
+  /**
+   * One request on a connection of its own: resolves with how it ended (an answer, or the
+   * connection reset or closed) and when; never rejects.
+   */
+  const oneRequest = (n: number) =>
+    new Promise<{ outcome: string; at: number }>((resolve) => {
+      const done = (outcome: string) => resolve({ outcome, at: performance.now() });
+      const signIn = n % 2 === 0;
+      const req = http.request(
+        `${server.base}${signIn ? '/v1/rest-auth/app/login/' : '/v1/health'}`,
+        {
+          method: signIn ? 'POST' : 'GET',
+          agent: false,
+          headers: signIn
+            ? {
+                'content-type': 'application/json',
+                'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+              }
+            : {},
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => done(String(res.statusCode)));
+          res.on('error', (err) => done((err as NodeJS.ErrnoException).code ?? 'error'));
+        },
+      );
+      req.on('error', (err) => done((err as NodeJS.ErrnoException).code ?? 'error'));
+      req.end(
+        signIn ? JSON.stringify({ email: `load${n}@example.com`, password: 'x' }) : undefined,
+      );
+    });
+
+  it('answers or resets every request in flight within 5 s when a process is killed', async () => {
+    const pids = await until('two processes listen', async () => {
+      const found = await serverPids();
+      return found.length === 2 ? found : false;
+    });
+    // 24 clients send request after request (sign-ins that hash, and health checks), each on a
+    // new connection, so that connections are being accepted and handed out when one dies.
+    let n = 0;
+    let stop = false;
+    let killedAt = Infinity;
+    const ended: { startedAt: number; outcome: string; at: number }[] = [];
+    const client = async () => {
+      while (!stop) {
+        const startedAt = performance.now();
+        const result = await oneRequest(n++);
+        ended.push({ startedAt, ...result });
+      }
+    };
+    const clients = Array.from({ length: 24 }, client);
+    await until('the load runs', async () => (ended.length >= 48 ? true : false));
+    process.kill(pids[0]!, 'SIGKILL');
+    killedAt = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    stop = true;
+    await Promise.race([
+      Promise.all(clients),
+      new Promise((resolve) => setTimeout(resolve, 20_000)),
+    ]);
+    const stuck = n - ended.length;
+    // How long each request that was in flight at the kill, or began within the second after,
+    // took to end after the kill (or after it began).
+    const around = ended.filter((r) => r.at >= killedAt && r.startedAt <= killedAt + 1_000);
+    const worst = Math.max(...around.map((r) => r.at - Math.max(r.startedAt, killedAt)));
+    const outcomes: Record<string, number> = {};
+    for (const r of around) outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
+    console.log(
+      `kill -9 of one of 2 processes under load: ${around.length} requests around it, worst ` +
+        `${Math.round(worst)} ms to an answer or a reset; outcomes ${JSON.stringify(outcomes)}; ` +
+        `${stuck} never ended`,
+    );
+    expect(stuck).toBe(0);
+    expect(worst).toBeLessThan(5_000);
+    expect(around.some((r) => r.outcome === '200' || r.outcome === '400')).toBe(true);
   }, 60_000);
 
   it('ends every process on SIGTERM, with exit code 0', async () => {

@@ -74,7 +74,21 @@ export function MemberStatusBadge({ status }: { status: MembershipStatus }) {
   );
 }
 
-/** MM/DD/YYYY, or "Never" for someone who has not been active yet. */
-export function lastActive(iso: string | null): string {
-  return iso ? formatDate(iso) : 'Never';
+/**
+ * When a member was last active: "Just now", "5 minutes ago" or "3 hours ago" within a day,
+ * MM/DD/YYYY HH:mm before; "Never" for someone who has not been active yet. The server keeps it
+ * to 5 minutes.
+ */
+export function lastActive(iso: string | null, now: number = Date.now()): string {
+  if (!iso) return 'Never';
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return '';
+  const minutes = Math.floor((now - at.getTime()) / 60_000);
+  if (minutes < 1) return 'Just now';
+  if (minutes < 60) return minutes === 1 ? '1 minute ago' : `${minutes} minutes ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return hours === 1 ? '1 hour ago' : `${hours} hours ago`;
+  const hh = String(at.getHours()).padStart(2, '0');
+  const mm = String(at.getMinutes()).padStart(2, '0');
+  return `${formatDate(iso)} ${hh}:${mm}`;
 }

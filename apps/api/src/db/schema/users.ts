@@ -36,6 +36,18 @@ export const users = pgTable(
   ],
 );
 
+/**
+ * When each user was last seen making a signed-in request (the members lists' "Last active"),
+ * written at most once per user per few minutes (modules/users/last-active.ts). A table of its
+ * own: a write here changes no row the session cache or the tenancy lists hold.
+ */
+export const userActivity = pgTable('user_activity', {
+  user_id: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  last_active_at: ts('last_active_at').notNull(),
+});
+
 /** A sign-in. Tokens are short JWTs bound to one of these rows; revoking the row kills the token. */
 export const sessions = pgTable(
   'sessions',
@@ -45,8 +57,13 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     created_at: ts('created_at').notNull().defaultNow(),
-    /** When the session's newest token was signed; tokens signed before are retired. */
+    /** When the session's newest token was signed (sign-in or refresh). */
     last_refreshed_at: ts('last_refreshed_at').notNull().defaultNow(),
+    /** The `jti` of the session's newest token: the one token of the session that is current. */
+    token_jti: uuid('token_jti'),
+    /** The token the last refresh replaced, accepted until `previous_jti_until` (the grace). */
+    previous_jti: uuid('previous_jti'),
+    previous_jti_until: ts('previous_jti_until'),
     /** Absolute lifetime: no refresh can extend a session past this. */
     expires_at: ts('expires_at').notNull(),
     revoked_at: ts('revoked_at'),

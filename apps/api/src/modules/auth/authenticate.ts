@@ -36,6 +36,8 @@ export function registerAuthentication(app: FastifyInstance): void {
     const live = await ctx.sessions.find({ ...verified, sid: verified.sid });
     if (!live) throw notAuthenticated('Your session has ended. Sign in again.');
     request.auth = { userId: live.user.id, sessionId: live.session.id, user: live.user };
+    // "Last active": no wait and no statement on most requests (users/last-active.ts).
+    ctx.lastActive.seen(live.user.id);
   });
 }
 

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { ErrorCode, passwordProblem, type RegistrationRequest } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
@@ -299,12 +300,16 @@ async function openSession(tx: Tx, ctx: AppContext, user: UserRow, meta: ClientM
   return session;
 }
 
-const sessionToken = (ctx: AppContext, userId: string, session: { id: string; expires_at: Date }) =>
+const sessionToken = (
+  ctx: AppContext,
+  userId: string,
+  session: { id: string; expires_at: Date; token_jti: string | null },
+) =>
   signToken(
     ctx.jwtKey,
     ctx.clock,
     Audience.session,
-    { sub: userId, sid: session.id },
+    { sub: userId, sid: session.id, ...(session.token_jti && { jti: session.token_jti }) },
     tokenExpiry(ctx.clock, session.expires_at),
   );
 
@@ -369,7 +374,9 @@ export async function refresh(ctx: AppContext, token: string) {
   if (!verified?.sid) throw notAuthenticated('The session has ended. Sign in again.');
   const live = await findLiveSession(ctx.db, ctx.clock, { ...verified, sid: verified.sid });
   if (!live) throw notAuthenticated('The session has ended. Sign in again.');
-  // Retires the token being replaced (see findLiveSession); before signing the new one.
-  await touchSession(ctx.db, ctx.clock, live.session.id);
-  return { token: await sessionToken(ctx, live.user.id, live.session) };
+  // The new token becomes the session's current one; the replaced one keeps a grace, any other
+  // (an earlier token still in its grace) is retired now (see isLive).
+  const jti = crypto.randomUUID();
+  await touchSession(ctx.db, ctx.clock, live.session.id, verified.jti, jti);
+  return { token: await sessionToken(ctx, live.user.id, { ...live.session, token_jti: jti }) };
 }

@@ -98,6 +98,30 @@ describe('the session cache', () => {
     expect(await untilAnswered(b, token, 401)).toBeLessThan(1_000);
   });
 
+  it('refuses on every instance a token retired by two refreshes within one second', async () => {
+    const { token: first } = await signedIn(a);
+    expect((await me(b, first)).statusCode).toBe(200); // b holds the session
+    const refresh = async (token: string) => {
+      const res = await a.app.inject({
+        method: 'POST',
+        url: '/v1/rest-auth/app/jwt-refresh/',
+        payload: { token },
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json().token as string;
+    };
+    // Same clock reading: all three tokens carry the same `iat`.
+    const second = await refresh(first);
+    const third = await refresh(second);
+    // The first is neither current nor in a grace: refused at once here, within a second there.
+    expect((await me(a, first)).statusCode).toBe(401);
+    expect(await untilAnswered(b, first, 401)).toBeLessThan(1_000);
+    expect((await me(b, second)).statusCode).toBe(200); // the replaced one, in its grace
+    b.clock.advance(11_000);
+    expect((await me(b, second)).statusCode).toBe(401);
+    expect((await me(b, third)).statusCode).toBe(200);
+  });
+
   it('refuses everywhere a user disabled by another client of the database', async () => {
     const { email, token } = await signedIn(a);
     expect((await me(a, token)).statusCode).toBe(200);

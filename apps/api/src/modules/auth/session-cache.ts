@@ -1,7 +1,7 @@
 import type { Database, Db } from '../../db/client.ts';
 import type { ChannelListener } from '../../db/listen.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { isLive, loadSession, type SessionWithUser } from './sessions.ts';
+import { isLive, loadSession, type SessionTokenClaims, type SessionWithUser } from './sessions.ts';
 
 /** Where migration 0010's triggers announce every change of a session ('s:<id>') or user ('u:<id>'). */
 export const AUTH_CHANNEL = 'portolan_auth';
@@ -94,7 +94,7 @@ export class SessionCache {
   }
 
   /** The live session of a verified token and its user, or undefined. */
-  async find(token: { sid: string; sub: string; iat: number }) {
+  async find(token: SessionTokenClaims) {
     const now = this.clock.now();
     const held = this.entries.get(token.sid);
     if (held) return isLive(held, token, now) ? held : undefined;

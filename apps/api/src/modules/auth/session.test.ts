@@ -186,6 +186,25 @@ describe('sign-in, session and account', () => {
     expect((await refresh(third)).statusCode).toBe(200);
   });
 
+  it('retires a token refreshed within the second it was issued in (by identity, not iat)', async () => {
+    const { email } = await registerActiveUser(t);
+    const first = await signIn(t, email, STRONG_PASSWORD);
+    // Two refreshes at one clock reading: the three tokens share `iat`, `exp`, `sid` and `sub`.
+    const second = (await refresh(first)).json().token as string;
+    const third = (await refresh(second)).json().token as string;
+    expect(new Set([first, second, third]).size).toBe(3);
+    expect(decodeJwt(third).iat).toBe(decodeJwt(first).iat);
+    // The first was replaced by the second, which was replaced in turn: no grace is left for it.
+    expect((await me(first)).statusCode).toBe(401);
+    expect((await me(second)).statusCode).toBe(200);
+    t.clock.advance(10_000);
+    expect((await me(second)).statusCode).toBe(401);
+    expect((await refresh(second)).statusCode).toBe(401);
+    expect((await refresh(first)).statusCode).toBe(401);
+    expect((await me(third)).statusCode).toBe(200);
+    expect((await refresh(third)).statusCode).toBe(200);
+  });
+
   it('keeps every token valid that no refresh has replaced', async () => {
     // A sign-in on each of two devices: two sessions, each token current in its own.
     const { email } = await registerActiveUser(t);

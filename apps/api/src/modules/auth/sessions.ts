@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/index.ts';
@@ -21,6 +22,7 @@ export async function createSession(
       user_id: userId,
       created_at: now,
       last_refreshed_at: now,
+      token_jti: crypto.randomUUID(),
       expires_at: new Date(now.getTime() + SESSION_MAX_AGE_MS),
       user_agent: meta.userAgent?.slice(0, 300) ?? null,
       ip: meta.ip ?? null,
@@ -56,49 +58,86 @@ export async function loadSession(db: Db, sessionId: string): Promise<SessionWit
   return row;
 }
 
+/** What of a verified session token the session rules read. */
+export interface SessionTokenClaims {
+  sid: string;
+  sub: string;
+  jti: string | undefined;
+  iat: number;
+}
+
 /**
  * Whether a verified token may use this session now: the session is the token's, not revoked
- * nor expired, the token is of its current generation, and the user may sign in.
+ * nor expired, the token is the session's current one, and the user may sign in.
  *
- * `last_refreshed_at` is when the session's newest token was signed (sign-in or refresh), so a
- * token is current when it was issued in that second or later (`iat` has whole seconds); an
- * older one only within the grace after the refresh that replaced it.
+ * A token is current by identity: its `jti` is the session's `token_jti` (the newest token,
+ * from the sign-in or the last refresh), or the `previous_jti` that refresh replaced, until
+ * `previous_jti_until` (the grace). A session from before token identities (`token_jti` null)
+ * keeps the old rule by time until its next refresh.
  */
 export function isLive(
   { session, user }: SessionWithUser,
-  token: { sid: string; sub: string; iat: number },
+  token: SessionTokenClaims,
   now: Date,
 ): boolean {
-  const refreshed = session.last_refreshed_at.getTime();
   return (
     session.id === token.sid &&
     session.user_id === token.sub &&
     session.revoked_at === null &&
     session.expires_at.getTime() > now.getTime() &&
-    (refreshed < (token.iat + 1) * 1000 || refreshed > now.getTime() - REPLACED_TOKEN_GRACE_MS) &&
+    isCurrentToken(session, token, now) &&
     user.deleted_at === null &&
     user.enabled
   );
 }
 
+function isCurrentToken(
+  session: SessionWithUser['session'],
+  token: SessionTokenClaims,
+  now: Date,
+): boolean {
+  if (session.token_jti === null) {
+    const refreshed = session.last_refreshed_at.getTime();
+    return (
+      refreshed < (token.iat + 1) * 1000 || refreshed > now.getTime() - REPLACED_TOKEN_GRACE_MS
+    );
+  }
+  if (token.jti === undefined) return false;
+  if (token.jti === session.token_jti) return true;
+  return (
+    token.jti === session.previous_jti &&
+    session.previous_jti_until !== null &&
+    session.previous_jti_until.getTime() > now.getTime()
+  );
+}
+
 /** The session and its user, if the session is live for this token (read now, not cached). */
-export async function findLiveSession(
-  db: Db,
-  clock: Clock,
-  token: { sid: string; sub: string; iat: number },
-) {
+export async function findLiveSession(db: Db, clock: Clock, token: SessionTokenClaims) {
   const found = await loadSession(db, token.sid);
   return found && isLive(found, token, clock.now()) ? found : undefined;
 }
 
 /**
- * Marks a refresh: from now on tokens signed before it are retired (after the grace). Call it
- * before signing the new token, so the new token's `iat` is not earlier than this time.
+ * Marks a refresh: the token `replacedJti` keeps working for the grace, every other token of
+ * the session but the new one (`newJti`, to be signed next) is retired at once. One statement,
+ * so two refreshes at once leave one current token and one in its grace.
  */
-export async function touchSession(db: Db | Tx, clock: Clock, sessionId: string) {
+export async function touchSession(
+  db: Db | Tx,
+  clock: Clock,
+  sessionId: string,
+  replacedJti: string | undefined,
+  newJti: string,
+) {
+  const now = clock.now();
   await db
     .update(sessions)
-    .set({ last_refreshed_at: clock.now() })
+    .set({
+      last_refreshed_at: now,
+      token_jti: newJti,
+      previous_jti: replacedJti ?? null,
+      previous_jti_until: new Date(now.getTime() + REPLACED_TOKEN_GRACE_MS),
+    })
     .where(eq(sessions.id, sessionId));
 }
 

@@ -79,7 +79,7 @@ describe('organization members: reading', () => {
       },
       role: { key: 'STAFF', name: 'Staff' },
       status: 'MEMBER',
-      last_active_at: null,
+      last_active_at: t.clock.now().toISOString(), // their requests of the scene (last-active.test.ts)
       created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       client_count: 2,
     });

@@ -10,7 +10,13 @@ import {
 } from '@portolan/contract';
 import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { clientMembers, clients, organizationMembers, users } from '../../db/schema/index.ts';
+import {
+  clientMembers,
+  clients,
+  organizationMembers,
+  userActivity,
+  users,
+} from '../../db/schema/index.ts';
 import { windowTotal } from '../../lib/pagination.ts';
 
 /** Reading members: the two lists, one member, and their answers' shape. */
@@ -56,16 +62,21 @@ export function userMatches(key: string | undefined): SQL | undefined {
   );
 }
 
+/** When the member last made a signed-in request (users/last-active.ts), or null if never. */
+const lastActive = sql<Date | null>`(select ${userActivity.last_active_at} from ${userActivity}
+    where ${userActivity.user_id} = ${users.id})`.mapWith(userActivity.last_active_at);
+
 function membershipFields(
   row: OrgMemberRow | ClientMemberRow,
   user: MemberUser,
+  lastActiveAt: Date | null,
 ): Omit<OrgMember, 'client_count'> {
   return {
     id: row.id,
     user,
     role: roleRef(row.role),
     status: row.status,
-    last_active_at: row.last_active_at?.toISOString() ?? null,
+    last_active_at: (lastActiveAt ?? row.last_active_at)?.toISOString() ?? null,
     created: row.created_at.toISOString(),
   };
 }
@@ -99,6 +110,7 @@ export async function listOrgMembers(
       .select({
         membership: organizationMembers,
         user: userColumns,
+        lastActive,
         clientCount: workspaceCount(
           sql`${organizationMembers.organization_id}`,
           sql`${organizationMembers.user_id}`,
@@ -117,7 +129,7 @@ export async function listOrgMembers(
   return {
     count,
     results: rows.map((r) => ({
-      ...membershipFields(r.membership, r.user),
+      ...membershipFields(r.membership, r.user, r.lastActive),
       client_count: r.clientCount,
     })),
   };
@@ -142,6 +154,7 @@ export async function listClientMembers(
     .select({
       membership: clientMembers,
       user: userColumns,
+      lastActive,
       orgRole: organizationMembers.role,
       total: windowTotal,
     })
@@ -163,7 +176,7 @@ export async function listClientMembers(
   return {
     count,
     results: rows.map((r) => ({
-      ...membershipFields(r.membership, r.user),
+      ...membershipFields(r.membership, r.user, r.lastActive),
       organization_role: r.orgRole ? roleRef(r.orgRole) : null,
     })),
   };

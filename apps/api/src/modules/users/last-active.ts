@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { userActivity } from '../../db/schema/index.ts';
+import { minutes, type Clock } from '../../lib/clock.ts';
+
+/** "Last active" is kept to this resolution: at most one write per user this often. */
+export const LAST_ACTIVE_EVERY_MS = minutes(5);
+
+/** Users remembered by one process at most; past it, the oldest half is forgotten. */
+const MAX_REMEMBERED = 50_000;
+
+/**
+ * Records when each user makes a signed-in request (`user_activity`, the members lists' "Last
+ * active") without costing the request anything: `seen` returns at once; the write runs after,
+ * and its failure is only logged. Each process remembers when it last wrote for a user and writes
+ * again only 5 minutes later, so most requests make no statement; the write itself changes the
+ * row only when the stored time is 5 minutes old, so several processes write little more.
+ */
+export class LastActive {
+  private readonly written = new Map<string, number>();
+  private readonly pending = new Set<Promise<void>>();
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly log: FastifyBaseLogger;
+
+  constructor(db: Db, clock: Clock, log: FastifyBaseLogger) {
+    this.db = db;
+    this.clock = clock;
+    this.log = log;
+  }
+
+  /** The user made an authenticated request now. */
+  seen(userId: string): void {
+    const now = this.clock.now();
+    const last = this.written.get(userId);
+    if (last !== undefined && now.getTime() - last < LAST_ACTIVE_EVERY_MS) return;
+    if (this.written.size >= MAX_REMEMBERED) this.forgetOldest();
+    this.written.delete(userId); // re-inserted last: the map stays in write order
+    this.written.set(userId, now.getTime());
+    const write = this.write(userId, now)
+      .catch((err: unknown) => this.log.warn({ err, userId }, 'could not record last activity'))
+      .finally(() => this.pending.delete(write));
+    this.pending.add(write);
+  }
+
+  /** Resolves when every write begun so far has ended (shutdown, tests). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  private async write(userId: string, now: Date): Promise<void> {
+    const stale = new Date(now.getTime() - LAST_ACTIVE_EVERY_MS);
+    await this.db
+      .insert(userActivity)
+      .values({ user_id: userId, last_active_at: now })
+      .onConflictDoUpdate({
+        target: userActivity.user_id,
+        set: { last_active_at: now },
+        setWhere: sql`${userActivity.last_active_at} < ${stale}`,
+      });
+  }
+
+  private forgetOldest(): void {
+    let n = this.written.size / 2;
+    for (const key of this.written.keys()) {
+      if (n-- <= 0) break;
+      this.written.delete(key);
+    }
+  }
+}
