@@ -14,6 +14,7 @@ import type { Tx } from '../../db/client.ts';
 import type { Actor } from '../access/index.ts';
 import { lockOrganization } from '../clients/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
+import { tellRoleChanged } from './role-notice.ts';
 import { assertMemberLimit } from './limits.ts';
 import { pageOf, rowsOf } from '../../lib/pagination.ts';
 import {
@@ -135,6 +136,14 @@ export async function changeOrganizationRole(
       organizationId,
       data: { email: them.email, from, to: role },
       at: ctx.clock.now(),
+    });
+    await tellRoleChanged(ctx, tx, {
+      actorId: actor.userId,
+      userId,
+      organization: actor.organization,
+      client: null,
+      from,
+      to: role,
     });
   });
   return getOrganizationMember(ctx, actor, userId);
