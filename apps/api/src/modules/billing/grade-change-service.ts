@@ -14,6 +14,7 @@ import { subscriptions } from '../../db/schema/index.ts';
 import { CHARGE_FAILURE_MESSAGES } from '../../lib/payments/gateway.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../access/index.ts';
+import { recordBillingActivity } from './activity.ts';
 import { recordInvoice } from './invoices.ts';
 import { listBalanceServices } from './wallet-service.ts';
 import { addPeriod, defaultCard, formatDay } from './renewal.ts';
@@ -232,6 +233,19 @@ export async function checkoutGradeChange(
           : []),
       ],
       gatewayRef: chargeRef,
+    });
+    await recordBillingActivity(tx, {
+      userId: actor.userId,
+      organizationId: orgId,
+      action: 'CHANGE_PLAN',
+      data: {
+        change: preview.change,
+        from: found?.plan.type ?? null,
+        plan: plan.type,
+        amount: invoice.total,
+        currency: invoice.currency,
+      },
+      at: ctx.clock.now(),
     });
     return toSubscriptionDto(updated!, plan);
   });
