@@ -4,6 +4,9 @@
 // header's colour, read back with getComputedStyle) and its logo sits in the header; switching to
 // Dock removes both, coming back applies them, and after logout and a new sign-in nothing is
 // applied until Harbour is current again. The Branding page and a branded page pass axe.
+// Issue 18: the stylesheet is a bare `header { … }`, yet it reaches the page's header only, never
+// a dialog's title bar (the release notes drawer); the page previews a stylesheet before saving
+// and warns of text that contrasts below 4.5:1.
 import type { Page } from '@playwright/test';
 import { expect, expectNoSeriousA11yViolations, test } from '../support/fixtures.ts';
 import { fillSignIn, type NewUser } from '../support/pages.ts';
@@ -15,7 +18,8 @@ const PNG_1PX =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 // Light enough that the header's text keeps its contrast (the branded page passes axe too).
 const BRAND_RGB = 'rgb(255, 236, 153)';
-const STYLESHEET = `/* Harbour's colours */\nheader.mantine-AppShell-header {\n  background-color: ${BRAND_RGB};\n}\n`;
+const STYLESHEET = `/* Harbour's colours */\nheader {\n  background-color: ${BRAND_RGB};\n}\n`;
+const LOW_CONTRAST = 'header { color: #ffe3ec; background-color: #e64980; }';
 const HOSTILE = 'header { color: red; }\n@import url(https://evil.example/steal.css);';
 
 async function signIn(page: Page, user: NewUser, path = '') {
@@ -80,7 +84,27 @@ test('a workspace’s logo and stylesheet apply while it is current, and go on a
   const stored = await request.get(`/v1/clients/${scene.harbour}/seller-settings/`, {
     headers: { Authorization: `Bearer ${scene.token}` },
   });
-  expect(await stored.json()).toEqual({ default_client_header_logo: null, custom_css: '' });
+  expect(await stored.json()).toEqual({
+    default_client_header_logo: null,
+    custom_css: '',
+    scoped_css: '',
+  });
+
+  // The preview applies what is typed to a sample of the workspace's regions, and warns of text
+  // that is hard to read, before anything is saved.
+  const preview = page.getByRole('img', { name: 'Preview' });
+  await css.fill(LOW_CONTRAST);
+  await expect(page.getByText('Text may be hard to read')).toBeVisible();
+  await expect(page.getByText(/#ffe3ec on #e64980 is 3\.1:1/)).toBeVisible();
+  await expect
+    .poll(() => preview.locator('header').evaluate((h) => getComputedStyle(h).backgroundColor))
+    .toBe('rgb(230, 73, 128)');
+  // Only the sample: the settings page's own header keeps its colour.
+  expect(await headerBackground(page)).not.toBe('rgb(230, 73, 128)');
+  await testInfo.attach('branding-preview-warning', {
+    body: await page.screenshot({ fullPage: true }),
+    contentType: 'image/png',
+  });
 
   // The logo (uploaded at once) and a good stylesheet are saved.
   await page.locator('input[type="file"]').setInputFiles({
@@ -98,7 +122,19 @@ test('a workspace’s logo and stylesheet apply while it is current, and go on a
   await page.goto(`/ps/${scene.harbour}/dashboard`);
   await expect(page.getByRole('button', { name: 'Workspace: Harbour' })).toBeVisible();
   await expectBranded(page, scene.harbour);
-  expect(await styleOf(page, scene.harbour).textContent()).toBe(STYLESHEET);
+  // Applied as the API scoped it: under the app shell's regions only.
+  expect(await styleOf(page, scene.harbour).textContent()).toBe(
+    `[data-workspace-style] header{background-color:${BRAND_RGB.replace(/, /g, ',')}}`,
+  );
+  // A dialog's title bar is a <header> too, outside those regions: the stylesheet never reaches it.
+  await page.getByRole('button', { name: /^Release notes/ }).click();
+  const drawer = page.getByRole('dialog', { name: 'Release notes' });
+  await expect(drawer).toBeVisible();
+  expect(
+    await drawer.locator('header').evaluate((h) => getComputedStyle(h).backgroundColor),
+  ).not.toBe(BRAND_RGB);
+  await page.getByRole('button', { name: 'Close release notes' }).click();
+  await expect(drawer).toHaveCount(0);
   // Still current on its settings pages: the Branding page, branded, passes axe.
   await page.goto(`/ps/client-settings/${scene.harbour}/client-branding`);
   await expect(css).toHaveValue(STYLESHEET);

@@ -29,6 +29,12 @@ export const ACTIVITY_ACTIONS = [
   /** A member shared a module page of a workspace as a public link, or revoked one. */
   'CREATE_SHARE_LINK',
   'REVOKE_SHARE_LINK',
+  /** Billing (data: plan, amount, currency): a paid subscription began, its plan changed, the
+   * subscriber cancelled it, funds were added to the balance (data: fund_package, credit). */
+  'SUBSCRIBE',
+  'CHANGE_PLAN',
+  'UNSUBSCRIBE',
+  'TOP_UP_BALANCE',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 /** The actions by name, for code that records one: `ActivityAction.SIGN_IN`. */

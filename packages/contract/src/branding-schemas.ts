@@ -13,6 +13,11 @@ export const sellerSettingsSchema = z.object({
   default_client_header_logo: z.string().nullable(),
   /** The workspace's stylesheet, applied while it is current; '' for none. */
   custom_css: z.string(),
+  /**
+   * The stylesheet as applied: every selector under `[data-workspace-style]` (the app shell's
+   * root: header, sidebar, page and footer; never modals, menus or toasts, which are portals).
+   */
+  scoped_css: z.string(),
 });
 export type SellerSettings = z.infer<typeof sellerSettingsSchema>;
 

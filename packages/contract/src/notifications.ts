@@ -3,7 +3,17 @@
  * the zod-free constants, which the web app imports; the schemas are in notification-schemas.ts.
  */
 
-export const NOTIFICATION_TYPES = ['INVITATION', 'WARNING'] as const;
+/**
+ * INVITATION offers Accept and Decline while OPEN; the others only tell (status DONE, Read):
+ * WORKSPACE_APPROVAL (to each OWNER and ADMIN: a STAFF member's workspace waits for approval;
+ * meta `client_id`), ROLE_CHANGED (to the member: meta `type` organization or client, `from`, `to`).
+ */
+export const NOTIFICATION_TYPES = [
+  'INVITATION',
+  'WARNING',
+  'WORKSPACE_APPROVAL',
+  'ROLE_CHANGED',
+] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** An INVITATION is OPEN until it is accepted or declined, then DONE. */

@@ -37,6 +37,13 @@ export const fundPackageChoiceSchema = z.strictObject({
   fund_package_id: z.uuid('Choose a fund package.'),
 });
 
+/** POST …/balance/top-ups/: a fund package paid at once with one of the organization's cards. */
+export const cardTopUpSchema = z.strictObject({
+  fund_package_id: z.uuid('Choose a fund package.'),
+  payment_method_id: z.uuid('Choose a card.'),
+});
+export type CardTopUp = z.infer<typeof cardTopUpSchema>;
+
 // ---- services that draw on the balance -------------------------------------------------------
 
 /** A service a module charges per unit, and the plans that include it at no charge. */

@@ -6,6 +6,13 @@ import { useAuthStore } from '../lib/auth-store';
 import { ada, apiError, json, mockApi, publicConfig } from '../test/api-mock';
 import { renderApp, signIn } from '../test/render-app';
 import { ids, orgList, page } from '../test/tenancy-fixtures';
+import {
+  BILLING,
+  billingHandlers,
+  CARDS,
+  INVOICES,
+  subscription,
+} from '../features/billing/test-fixtures';
 
 const configOnly = { 'GET /v1/config': json(publicConfig) };
 
@@ -347,5 +354,39 @@ describe('navigation guard: organizations, workspaces and modules', () => {
     const app = renderApp(`/tr/${ids.dock}/home`);
     await waitFor(() => expect(app.location()).toBe('/ps/dashboard'));
     await waitFor(() => expect(useAuthStore.getState().current_client).toBeNull());
+  });
+
+  it('an empty organization list leaves billing pages open in payment-method mode only', async () => {
+    const visa = {
+      id: '5d000000-0000-4000-8000-000000000001',
+      brand: 'visa',
+      last4: '4242',
+      exp_month: 12,
+      exp_year: 2039,
+      is_default: true,
+    };
+    const mock = mockApi({
+      ...billingHandlers(subscription()),
+      [ME_ORGS]: json(page([])),
+      [CARDS]: json({ default_payment_method: visa.id, results: [visa] }),
+      [INVOICES]: json(page([])),
+    });
+    signIn();
+    const app = renderApp(`${BILLING}/subscription`);
+    expect(await screen.findByRole('heading', { name: 'Subscription' })).toBeVisible();
+    expect(app.location()).toBe(`${BILLING}/subscription`);
+    expect(mock.callsTo(CARDS).length).toBeGreaterThan(0);
+  });
+
+  it('an empty organization list sends billing pages to the dashboard without a card or an invoice', async () => {
+    mockApi({
+      ...billingHandlers(subscription()),
+      [ME_ORGS]: json(page([])),
+      [CARDS]: json({ default_payment_method: null, results: [] }),
+      [INVOICES]: json(page([])),
+    });
+    signIn();
+    const app = renderApp(`${BILLING}/subscription`);
+    await waitFor(() => expect(app.location()).toBe('/ps/dashboard'));
   });
 });

@@ -7,6 +7,7 @@ import {
   signInDestination,
   useAuthStore,
 } from '../lib/auth-store';
+import { isBillingPath, usePaymentMethodMode } from '../lib/payment-method-mode';
 import { isSharePath, loginPathFor, recordPage } from '../lib/navigation';
 import {
   enabledModules,
@@ -79,7 +80,8 @@ export function RootRedirect() {
  * - a module path with no remembered channel for the workspace goes to the dashboard; a path
  *   whose module differs from the remembered one makes the first enabled module matching the path
  *   the channel, and goes to the dashboard when none matches;
- * - an empty organization list (spec §4) sends workspace pages to the dashboard.
+ * - an empty organization list (spec §4) sends workspace pages to the dashboard, except an
+ *   organization's billing pages when it is in payment-method mode (a card on file or an invoice).
  * It also keeps `org.param` (spec §3) equal to the route's `orgId`.
  */
 export function WorkspaceGuard({ children }: { children: ReactNode }) {
@@ -94,6 +96,9 @@ export function WorkspaceGuard({ children }: { children: ReactNode }) {
   const [reloaded, setReloaded] = useState<ReadonlySet<string>>(() => new Set());
   const list = query.data;
   const refetch = query.refetch;
+  // Spec §4: billing pages stay, even with an empty organization list, in payment-method mode.
+  const billingPage = isBillingPath(pathname);
+  const paymentMode = usePaymentMethodMode(orgId, billingPage && list?.length === 0);
 
   const workspace = clientId && list ? findWorkspace(clientId, toStoredList(list)) : null;
   const orgMissing = Boolean(orgId && list && !list.some((e) => e.organization.id === orgId));
@@ -136,7 +141,11 @@ export function WorkspaceGuard({ children }: { children: ReactNode }) {
     if (query.isError) return children;
     return <PageLoader />;
   }
-  if (list.length === 0) return <Navigate to="/ps/dashboard" replace />;
+  if (list.length === 0) {
+    if (billingPage && paymentMode.on === null) return <PageLoader />;
+    if (billingPage && paymentMode.on) return children;
+    return <Navigate to="/ps/dashboard" replace />;
+  }
   if (needsReload || (missingKey && query.isFetching)) return <PageLoader />;
   if (orgMissing) return <Navigate to={dashboardPath()} replace />;
   if (clientMissing) {

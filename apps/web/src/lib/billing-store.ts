@@ -24,11 +24,13 @@ export interface BillingState {
   subscriptions: OrganizationSubscription[];
   subscriptionsLoading: boolean;
   /**
-   * Minor units. Unused so far: the billing pages read the balance per organization through
-   * TanStack Query (features/billing/api/balance-api.ts), which a paid top-up invalidates.
+   * The current organization's available balance, minor units (null: not read, or not the
+   * caller's to read): fetched 3 s after the page opens, like the subscriptions, and again
+   * whenever the billing pages reread it (a top-up).
    */
   balance: number | null;
   balanceLoading: boolean;
+  /** The plans of the app profile (transit), in their order. */
   planConfigs: Plan[];
   planConfigsLoading: boolean;
 

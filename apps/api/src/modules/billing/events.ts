@@ -8,6 +8,7 @@ import { badRequest } from '../../lib/errors.ts';
 import type { GatewayEvent } from '../../lib/payments/gateway.ts';
 import { lockTenant } from '../access/index.ts';
 import { lockAccount } from './account.ts';
+import { recordBillingActivity } from './activity.ts';
 import { recordInvoice } from './invoices.ts';
 import { appendEntry } from './ledger.ts';
 import { addPeriod } from './renewal.ts';
@@ -203,6 +204,13 @@ async function completeCheckout(
       lines: [{ description, amount: event.amount }],
       gatewayRef: event.chargeRef ?? event.checkoutRef,
     });
+    await recordBillingActivity(tx, {
+      userId: checkout.created_by,
+      organizationId: checkout.organization_id,
+      action: 'SUBSCRIBE',
+      data: { plan: plan.type, amount: event.amount, currency: checkout.currency },
+      at: now,
+    });
   } else {
     const ofOrganization = and(
       eq(subscriptions.organization_id, checkout.organization_id),
@@ -224,7 +232,7 @@ async function completeCheckout(
         .where(and(ofOrganization, isNull(subscriptions.gateway_customer_ref)));
     }
   }
-  if (checkout.kind === 'TOP_UP') await creditTopUp(tx, checkout, event);
+  if (checkout.kind === 'TOP_UP') await creditTopUp(tx, checkout, event, now);
   await tx
     .update(checkouts)
     .set({ status: 'COMPLETE', failure_message: null })
@@ -236,10 +244,14 @@ async function completeCheckout(
  * A crash anywhere before the commit leaves neither (and the event unrecorded, so the gateway's
  * redelivery applies it); the ledger's unique checkout_id makes a second credit impossible.
  */
-async function creditTopUp(
+export async function creditTopUp(
   tx: Tx,
   checkout: CheckoutRow,
-  event: Extract<GatewayEvent, { type: 'checkout.completed' }>,
+  event: Pick<
+    Extract<GatewayEvent, { type: 'checkout.completed' }>,
+    'amount' | 'chargeRef' | 'checkoutRef'
+  >,
+  at: Date,
 ): Promise<void> {
   if (checkout.credit === null) throw new Error(`top-up checkout ${checkout.id} has no credit`);
   const invoice = await recordInvoice(tx, {
@@ -263,5 +275,18 @@ async function creditTopUp(
     createdBy: checkout.created_by,
     checkoutId: checkout.id,
     invoiceId: invoice?.id ?? null,
+  });
+  await recordBillingActivity(tx, {
+    userId: checkout.created_by,
+    organizationId: checkout.organization_id,
+    action: 'TOP_UP_BALANCE',
+    data: {
+      fund_package_id: checkout.fund_package_id,
+      credit: checkout.credit,
+      amount: event.amount,
+      currency: checkout.currency,
+      invoice: invoice ? invoiceNumberText(invoice.number) : null,
+    },
+    at,
   });
 }

@@ -15,6 +15,7 @@ import { subscriptions } from '../../db/schema/index.ts';
 import { CHARGE_FAILURE_MESSAGES } from '../../lib/payments/gateway.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
+import { recordBillingActivity } from './activity.ts';
 import { callerOf } from './idempotency.ts';
 import { recordInvoice } from './invoices.ts';
 import { listBalanceServices } from './wallet-service.ts';
@@ -240,6 +241,19 @@ export async function checkoutGradeChange(
           : []),
       ],
       gatewayRef: chargeRef,
+    });
+    await recordBillingActivity(tx, {
+      userId: actor.userId,
+      organizationId: orgId,
+      action: 'CHANGE_PLAN',
+      data: {
+        change: preview.change,
+        from: found?.plan.type ?? null,
+        plan: plan.type,
+        amount: invoice.total,
+        currency: invoice.currency,
+      },
+      at: ctx.clock.now(),
     });
     return toSubscriptionDto(updated!, plan);
   });

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { subscriptions } from '../../db/schema/index.ts';
 import { AppError, conflict } from '../../lib/errors.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
+import { recordBillingActivity } from './activity.ts';
 import { notSubscribed, RUNNING_STATUSES } from './grade-change-service.ts';
 import { findSubscription, toSubscriptionDto } from './subscription-repo.ts';
 
@@ -41,6 +42,13 @@ export async function unsubscribe(
       .set({ cancel_at_period_end: true, canceled_at: now })
       .where(eq(subscriptions.id, sub.id))
       .returning();
+    await recordBillingActivity(tx, {
+      userId: actor.userId,
+      organizationId: actor.organization.id,
+      action: 'UNSUBSCRIBE',
+      data: { plan: plan.type, ends_at: sub.expired_in?.toISOString() ?? null },
+      at: now,
+    });
     return toSubscriptionDto(updated!, plan);
   });
 }

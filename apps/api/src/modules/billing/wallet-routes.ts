@@ -4,6 +4,7 @@ import {
   balanceSchema,
   balanceServicePageSchema,
   balanceServiceQuerySchema,
+  cardTopUpSchema,
   chargeCreateSchema,
   chargeResultSchema,
   checkoutSchema,
@@ -25,9 +26,16 @@ import { pageOf, offsetOf, type PageQuery } from '../../lib/pagination.ts';
 import { invoicePdfFileName, renderInvoicePdf } from '../../lib/pdf/invoice-pdf.ts';
 import { requireActor } from '../access/index.ts';
 import { readBalance } from './account.ts';
-import { idempotencyHeaders, idempotencyKeyOf, idempotent } from './idempotency.ts';
+import {
+  fingerprintOf,
+  idempotencyHeaders,
+  idempotencyKeyOf,
+  idempotent,
+  withIdempotency,
+} from './idempotency.ts';
 import { findInvoice, listInvoices, toInvoiceDto } from './invoices.ts';
 import { listEntries } from './ledger.ts';
+import { topUpWithCard } from './top-up-service.ts';
 import {
   chargeBalance,
   listBalanceServices,
@@ -107,6 +115,36 @@ export async function walletRoutes(app: App): Promise<void> {
       idempotent(ctx, request, reply, () =>
         startTopUpCheckout(ctx, requireActor(request), request.body.fund_package_id),
       ),
+  });
+
+  app.post('/v1/organizations/:orgId/balance/top-ups/', {
+    config: { access: billing },
+    schema: {
+      tags,
+      summary:
+        'Buy a fund package with one of the organization’s saved cards, at once (Idempotency-Key required): the card is charged, the invoice made and the credit added; answers the ledger entry',
+      security,
+      params: orgParamsSchema,
+      headers: idempotencyHeaders,
+      body: cardTopUpSchema,
+      response: { 201: ledgerEntrySchema, ...errors, 402: errorBodySchema, 409: errorBodySchema },
+    },
+    handler: async (request, reply) => {
+      const actor = requireActor(request);
+      // A replay (same key, same request) answers the first entry and charges nothing.
+      const key = idempotencyKeyOf(request);
+      const answer = await withIdempotency(
+        ctx,
+        {
+          organizationId: actor.organization.id,
+          userId: actor.userId,
+          key,
+          fingerprint: fingerprintOf(request),
+        },
+        async () => ({ status: 201, body: await topUpWithCard(ctx, actor, request.body, key) }),
+      );
+      return reply.code(answer.status).send(answer.body);
+    },
   });
 
   app.get('/v1/organizations/:orgId/balance/', {

@@ -1,7 +1,7 @@
 import { CUSTOM_CSS_MAX_BYTES } from '@portolan/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkCustomCss, cssProblemMessage, isUploadPath } from './css-policy.ts';
+import { checkCustomCss, cssProblemMessage, isUploadPath, scopeCustomCss } from './css-policy.ts';
 
 const KEY = '3f2a1c9e-1b2c-4d3e-8f90-123456789abc.png';
 const UPLOAD = `/uploads/${KEY}`;
@@ -289,6 +289,53 @@ describe('checkCustomCss: properties', () => {
         expect(Array.isArray(checkCustomCss(css))).toBe(true);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("scopeCustomCss: the stylesheet reaches the workspace's regions only", () => {
+  it("puts every selector under [data-workspace-style], so header {} is not a modal's header", () => {
+    expect(scopeCustomCss('header { color: #fff; background: #0b3d5c }')).toBe(
+      '[data-workspace-style] header{color:#fff;background:#0b3d5c}',
+    );
+    expect(scopeCustomCss('.x > a:hover, h1::before { color: red }')).toBe(
+      '[data-workspace-style] .x>a:hover,[data-workspace-style] h1::before{color:red}',
+    );
+    expect(scopeCustomCss('@media (max-width: 600px) { main p { color: red } }')).toBe(
+      '@media (max-width:600px){[data-workspace-style] main p{color:red}}',
+    );
+  });
+
+  it('makes :root, html and body the region itself; leaves keyframes and nested rules', () => {
+    expect(scopeCustomCss(':root { --brand: #123 } body.dark header, html { color: red }')).toBe(
+      '[data-workspace-style]{--brand: #123 }[data-workspace-style].dark header,[data-workspace-style]{color:red}',
+    );
+    expect(scopeCustomCss('@keyframes spin { from { opacity: 0 } 50% { opacity: .5 } }')).toBe(
+      '@keyframes spin{from{opacity:0}50%{opacity:.5}}',
+    );
+    expect(scopeCustomCss('.card { color: blue; & .title { color: green } }')).toBe(
+      '[data-workspace-style] .card{color:blue;& .title{color:green}}',
+    );
+    expect(scopeCustomCss(`@font-face { font-family: X; src: url(${UPLOAD}) }`)).toBe(
+      `@font-face{font-family:X;src:url(${UPLOAD})}`,
+    );
+    expect(scopeCustomCss('')).toBe('');
+  });
+
+  it('scopes every rule of any accepted stylesheet (no selector left at the top)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('header', 'main', '.a', '#b', 'a:hover', 'ul > li', '*', 'body'), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        (parts) => {
+          const out = scopeCustomCss(`${parts.join(', ')} { color: red }`);
+          const selectors = out.slice(0, out.indexOf('{')).split(',');
+          expect(selectors.every((s) => s.startsWith('[data-workspace-style]'))).toBe(true);
+        },
+      ),
+      { numRuns: 50 },
     );
   });
 });

@@ -283,3 +283,53 @@ export function cssProblemMessage(problems: readonly CssProblem[]): string {
     ? `${first.message} ${CssMessages.moreProblems(rest.length)}`
     : first.message;
 }
+
+/** The attribute of the regions a workspace's stylesheet reaches (the app shell: header, sidebar, page, footer). */
+export const WORKSPACE_STYLE_SCOPE = '[data-workspace-style]';
+
+/** Selectors of the whole document: within the scope they mean the region itself. */
+const DOCUMENT_ROOTS = /^(?::root|html|body)(?![\w-])/i;
+
+const scopedCache = new Map<string, string>();
+const SCOPED_CACHE_SIZE = 64;
+
+/**
+ * The stylesheet as the web app applies it (issue 18): every selector under
+ * `[data-workspace-style]`, the attribute of the app shell's root, so `header { … }` restyles the
+ * page's header but never a modal's, a menu's or a toast's (portals outside the shell). `:root`,
+ * `html` and `body` at the head of a selector become the scope itself; keyframe selectors and
+ * nested rules (already relative) stay. Only called on a stylesheet `checkCustomCss` accepted;
+ * the answer is kept per text (a few recent ones), since every member's switch reads it.
+ */
+export function scopeCustomCss(css: string): string {
+  if (css.trim() === '') return '';
+  const cached = scopedCache.get(css);
+  if (cached !== undefined) return cached;
+  const csstree = cssTree();
+  const ast = csstree.parse(css, { parseCustomProperty: false });
+  csstree.walk(ast, {
+    visit: 'Rule',
+    enter(node) {
+      // Inside another rule (nesting) a selector is relative to it; keyframes select no element.
+      if (this.rule || (this.atrule && baseName(this.atrule.name) === 'keyframes')) return;
+      const selectors =
+        node.prelude.type === 'SelectorList'
+          ? node.prelude.children.toArray().map((s) => csstree.generate(s))
+          : csstree.generate(node.prelude).split(',');
+      const scoped = selectors
+        .map((s) => s.trim())
+        .map((s) =>
+          DOCUMENT_ROOTS.test(s)
+            ? s.replace(DOCUMENT_ROOTS, WORKSPACE_STYLE_SCOPE)
+            : `${WORKSPACE_STYLE_SCOPE} ${s}`,
+        );
+      node.prelude = csstree.parse(scoped.join(','), {
+        context: 'selectorList',
+      }) as CssTree.SelectorList;
+    },
+  });
+  const out = csstree.generate(ast);
+  if (scopedCache.size >= SCOPED_CACHE_SIZE) scopedCache.delete(scopedCache.keys().next().value!);
+  scopedCache.set(css, out);
+  return out;
+}

@@ -171,6 +171,22 @@ export async function grantWorkspaceAccess(
     on conflict do nothing`);
 }
 
+/** The organization's accepted OWNERs and ADMINs: who approves a pending workspace. */
+export async function organizationApprovers(tx: Tx, organizationId: string): Promise<string[]> {
+  const om = organizationMembers;
+  const rows = await tx
+    .select({ id: om.user_id })
+    .from(om)
+    .where(
+      and(
+        eq(om.organization_id, organizationId),
+        eq(om.status, 'MEMBER'),
+        inArray(om.role, ['OWNER', 'ADMIN']),
+      ),
+    );
+  return rows.map((r) => r.id);
+}
+
 /** Postgres' unique_violation, whichever driver reports it. */
 export const isUniqueViolation = (err: unknown) =>
   (err as { code?: string }).code === '23505' ||

@@ -73,7 +73,11 @@ describe('/v1/clients/{id}/seller-settings/', () => {
         const res = await s.send('GET', url(), who);
         expect({ i, status: res.statusCode }).toEqual({ i, status });
         if (status === 200) {
-          expect(res.json()).toEqual({ default_client_header_logo: null, custom_css: '' });
+          expect(res.json()).toEqual({
+            default_client_header_logo: null,
+            custom_css: '',
+            scoped_css: '',
+          });
         }
       }
     });
@@ -124,7 +128,12 @@ describe('/v1/clients/{id}/seller-settings/', () => {
         custom_css: css,
       });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ default_client_header_logo: logo, custom_css: css });
+      expect(res.json()).toEqual({
+        default_client_header_logo: logo,
+        custom_css: css,
+        // As applied: under the workspace's regions only (a modal's header is not one of them).
+        scoped_css: `[data-workspace-style] .brand{background:url(${logo})no-repeat}@media (max-width:600px){[data-workspace-style] .brand{display:none}}`,
+      });
       expect((await s.send('GET', url(), ws.CLIENT)).json()).toEqual(res.json());
       const recorded = await updates();
       expect(recorded).toHaveLength(before + 1);
@@ -152,6 +161,7 @@ describe('/v1/clients/{id}/seller-settings/', () => {
       expect(other.json()).toEqual({
         default_client_header_logo: logo,
         custom_css: 'a { color: red }',
+        scoped_css: '[data-workspace-style] a{color:red}',
       });
 
       // null (or '') removes the logo; '' removes the stylesheet.
@@ -159,7 +169,11 @@ describe('/v1/clients/{id}/seller-settings/', () => {
         default_client_header_logo: '',
         custom_css: '',
       });
-      expect(cleared.json()).toEqual({ default_client_header_logo: null, custom_css: '' });
+      expect(cleared.json()).toEqual({
+        default_client_header_logo: null,
+        custom_css: '',
+        scoped_css: '',
+      });
       const none = await s.send('PATCH', url(), p.OWNER, { default_client_header_logo: null });
       expect(none.json().default_client_header_logo).toBeNull();
     });

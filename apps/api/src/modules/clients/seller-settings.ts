@@ -6,7 +6,7 @@ import { fieldError, notFound } from '../../lib/errors.ts';
 import { lockTenant } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
 import { isOwnUploadUrl } from '../uploads/index.ts';
-import { checkCustomCss, cssProblemMessage } from './css-policy.ts';
+import { checkCustomCss, cssProblemMessage, scopeCustomCss } from './css-policy.ts';
 import type { ClientRow } from './repo.ts';
 import type { onClient } from './service.ts';
 
@@ -21,6 +21,7 @@ type ClientActor = ReturnType<typeof onClient>;
 const toSellerSettings = (row: ClientRow): SellerSettings => ({
   default_client_header_logo: row.default_client_header_logo,
   custom_css: row.custom_css,
+  scoped_css: scopeCustomCss(row.custom_css),
 });
 
 export function getSellerSettings(actor: ClientActor): SellerSettings {

@@ -23,6 +23,7 @@ import { badRequest, conflict, fieldError, forbidden, notFound } from '../../lib
 import { findActor, lockTenant, type Actor } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
 import type { AuthState } from '../auth/index.ts';
+import { createNotification } from '../notifications/index.ts';
 import { isOwnUploadUrl } from '../uploads/index.ts';
 import { assertWorkspaceLimit } from './limits.ts';
 import { checkManagerChange, withManagers } from './managers.ts';
@@ -31,6 +32,7 @@ import {
   isUniqueViolation,
   listModules,
   listOrganizationClients,
+  organizationApprovers,
   toClientDto,
   toModuleDto,
   type ClientRow,
@@ -149,6 +151,7 @@ export async function createClient(
       data: workspaceData(ctx, created, { active }),
       at: ctx.clock.now(),
     });
+    if (!active) await askForApproval(ctx, tx, created, actor.userId);
     return created;
   });
   return toClientDto(
@@ -156,6 +159,24 @@ export async function createClient(
     modules.map((module) => ({ module, enabled: active })),
     effectiveWorkspaceRole({ orgRole: actor.orgRole, workspaceRole: 'OWNER' }),
   );
+}
+
+/** Tells each OWNER and ADMIN of the organization that a STAFF member's workspace waits for them. */
+async function askForApproval(ctx: AppContext, tx: Tx, created: ClientRow, creatorId: string) {
+  for (const recipientId of await organizationApprovers(tx, created.organization_id)) {
+    if (recipientId === creatorId) continue;
+    await createNotification(tx, {
+      type: 'WORKSPACE_APPROVAL',
+      status: 'DONE',
+      recipientId,
+      authorId: creatorId,
+      organizationId: created.organization_id,
+      clientId: created.id,
+      meta: { client_id: created.id },
+      extraMessage: `The workspace ${created.name} waits for your approval.`,
+      at: ctx.clock.now(),
+    });
+  }
 }
 
 /**

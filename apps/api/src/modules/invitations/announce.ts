@@ -52,7 +52,7 @@ export async function announceInvitation(
       ...(target.client && { client: target.client }),
       role: invitation.role,
     },
-    extraMessage: `${offer.inviter} invited you to the ${target.client ? 'workspace' : 'organization'} ${offer.target} as ${offer.role}.`,
+    // The bell words the offer from the author and the meta: no extra message to repeat it.
     at: ctx.clock.now(),
   });
   await enqueueMail(

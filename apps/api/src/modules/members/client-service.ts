@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
+import { tellRoleChanged } from './role-notice.ts';
 import { pageOf, rowsOf } from '../../lib/pagination.ts';
 import { assertAllowed, callerOutside, membershipPending, notAMember } from './refusals.ts';
 import { listClientMembers, loadStandings, ONE, type PersonStanding } from './repo.ts';
@@ -132,6 +133,14 @@ export async function changeWorkspaceRole(
       organizationId: client.organization_id,
       data: { ...workspaceData(client, them), from, to: role },
       at: ctx.clock.now(),
+    });
+    await tellRoleChanged(ctx, tx, {
+      actorId: actor.userId,
+      userId,
+      organization: actor.organization,
+      client,
+      from,
+      to: role,
     });
   });
   return getWorkspaceMember(ctx, actor, userId);

@@ -13,6 +13,7 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
+import { tellRoleChanged } from './role-notice.ts';
 import { assertMemberLimit } from './limits.ts';
 import { pageOf, rowsOf } from '../../lib/pagination.ts';
 import {
@@ -134,6 +135,14 @@ export async function changeOrganizationRole(
       organizationId,
       data: { email: them.email, from, to: role },
       at: ctx.clock.now(),
+    });
+    await tellRoleChanged(ctx, tx, {
+      actorId: actor.userId,
+      userId,
+      organization: actor.organization,
+      client: null,
+      from,
+      to: role,
     });
   });
   return getOrganizationMember(ctx, actor, userId);

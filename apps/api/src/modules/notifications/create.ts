@@ -1,4 +1,4 @@
-import type { NotificationType } from '@portolan/contract';
+import type { NotificationStatus, NotificationType } from '@portolan/contract';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { notifications } from '../../db/schema/index.ts';
@@ -12,6 +12,8 @@ export const NOTIFICATION_CHANNEL = 'portolan_notifications';
 
 export interface NewNotification {
   type: NotificationType;
+  /** OPEN (the default) while it offers something to do; DONE when it only tells (Read). */
+  status?: NotificationStatus;
   recipientId: string;
   authorId?: string | null;
   organizationId?: string | null;
@@ -28,6 +30,7 @@ export async function createNotification(tx: Db | Tx, input: NewNotification): P
     .insert(notifications)
     .values({
       type: input.type,
+      ...(input.status && { status: input.status }),
       recipient_id: input.recipientId,
       author_id: input.authorId ?? null,
       organization_id: input.organizationId ?? null,

@@ -96,6 +96,10 @@ export function AppLayout() {
         collapsed: { mobile: !mobileOpened, desktop: !desktopOpened },
       }}
       padding={{ base: 'md', sm: 'xl' }}
+      // The regions the current workspace's stylesheet reaches (header, sidebar, page, footer):
+      // the API scopes every selector under this attribute; modals, menus and toasts are
+      // portals outside it.
+      data-workspace-style=""
     >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">

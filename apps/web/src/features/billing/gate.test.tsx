@@ -4,8 +4,21 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ada, apiError, json, mockApi, publicConfig, type Reply } from '../../test/api-mock';
 import { renderApp, signIn } from '../../test/render-app';
 import { ORG_ID, organization } from '../../test/tenant-fixtures';
+import { useAuthStore } from '../../lib/auth-store';
 import { useBillingStore } from '../../lib/billing-store';
-import { BILLING, entry, ORG, SUBS, subscription, subsPage } from './test-fixtures';
+import {
+  BALANCE,
+  balance,
+  BILLING,
+  entry,
+  ORG,
+  PLANS,
+  planPage,
+  plans,
+  SUBS,
+  subscription,
+  subsPage,
+} from './test-fixtures';
 
 const DETAIL = `/ps/organization-settings/${ORG_ID}/detail`;
 const expired = subscription({
@@ -97,6 +110,39 @@ describe('subscription gate', () => {
 
     await advance(180_000);
     expect(mock.callsTo(SUBS)).toHaveLength(3);
+  });
+
+  it('the store: the balance and the plan configs are fetched after 3 s and kept with their loading flags', async () => {
+    const mock = mockApi({
+      'GET /v1/config': json(publicConfig),
+      'GET /v1/rest-auth/user/': json(ada),
+      [ORG]: json(organization('OWNER')),
+      [SUBS]: json(subsPage(entry(subscription()))),
+      [BALANCE]: json(balance(4200)),
+      [PLANS]: json(planPage()),
+    });
+    signIn();
+    // The current organization, whose OWNER may read its balance.
+    useAuthStore.setState((s) => ({ org: { ...s.org, current: { id: ORG_ID, role: 'OWNER' } } }));
+    renderApp('/ps/profile');
+    await screen.findByRole('heading', { level: 1, name: 'My Settings' });
+    await advance(2_900);
+    expect(mock.callsTo(BALANCE)).toHaveLength(0);
+    expect(mock.callsTo(PLANS)).toHaveLength(0);
+    expect(useBillingStore.getState()).toMatchObject({ balance: null, planConfigs: [] });
+    await advance(200);
+    await waitFor(() => expect(useBillingStore.getState().balance).toBe(4200));
+    await waitFor(() =>
+      expect(useBillingStore.getState().planConfigs.map((p) => p.type)).toEqual(
+        [...plans].sort((a, b) => a.order - b.order).map((p) => p.type),
+      ),
+    );
+    expect(useBillingStore.getState()).toMatchObject({
+      balanceLoading: false,
+      planConfigsLoading: false,
+    });
+    expect(mock.callsTo(BALANCE)).toHaveLength(1);
+    expect(mock.callsTo(PLANS)[0]?.url).toContain('limit=99');
   });
 
   it('keeps only the four plan types from /register?plan=', () => {

@@ -6,7 +6,7 @@ import { usePublicConfig } from '../../lib/config';
 import { findWorkspace, moduleOfPath } from '../../lib/tenancy';
 import { toast } from '../../lib/toasts';
 import { gateDecision } from './gate-rules';
-import { useSubscriptionPolling } from './polling';
+import { useBillingBackground, useSubscriptionPolling } from './polling';
 
 /** The organization a page is about: its `orgId`, else its workspace's, else none. */
 function useRouteOrganization(pathname: string): string | null {
@@ -34,6 +34,10 @@ export function SubscriptionGate() {
   const billingOn = config.data?.features.billing === true;
   const orgId = useRouteOrganization(pathname);
   const subscriptions = useSubscriptionPolling(billingOn);
+  useBillingBackground(
+    billingOn,
+    useAuthStore((s) => s.org.current),
+  );
   const decision = gateDecision({
     billingOn,
     pathname,

@@ -2,6 +2,8 @@ import { BILLING_FETCH_DELAY_MS, Messages, POLL_INTERVAL_MS } from '@portolan/co
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { toast } from '../../lib/toasts';
+import { balanceQueryOptions } from './api/balance-api';
+import { planConfigsQueryOptions } from './api/plans-api';
 import { subscriptionsQueryOptions } from './api/subscriptions-api';
 import { useBillingStore } from '../../lib/billing-store';
 
@@ -46,4 +48,37 @@ export function useSubscriptionPolling(enabled: boolean) {
   }, [enabled, isError]);
 
   return query;
+}
+
+/**
+ * The rest of the billing store of spec §4: after the same BILLING_FETCH_DELAY_MS wait, the
+ * current organization's balance (for its OWNERs and ADMINs, who may read it) and the plan configs
+ * (transit, page 1, limit 99), each kept in the store with its loading flag. The billing pages read
+ * the same queries, so a top-up or a later visit updates what the store holds.
+ */
+export function useBillingBackground(
+  enabled: boolean,
+  organization: { id: string; role: string } | null,
+) {
+  const delayDone = useBillingStore((s) => s.subscriptionsDelayDone);
+  const mayReadBalance = organization?.role === 'OWNER' || organization?.role === 'ADMIN';
+  const balance = useQuery({
+    ...balanceQueryOptions(organization?.id ?? ''),
+    enabled: enabled && delayDone && mayReadBalance,
+  });
+  const plans = useQuery({ ...planConfigsQueryOptions(), enabled: enabled && delayDone });
+
+  const available = mayReadBalance ? (balance.data?.available_balance ?? null) : null;
+  useEffect(() => {
+    useBillingStore.getState().setBalance(available);
+  }, [available]);
+  useEffect(() => {
+    useBillingStore.getState().setBalanceLoading(balance.isFetching);
+  }, [balance.isFetching]);
+  useEffect(() => {
+    if (plans.data) useBillingStore.getState().setPlanConfigs(plans.data);
+  }, [plans.data]);
+  useEffect(() => {
+    useBillingStore.getState().setPlanConfigsLoading(plans.isFetching);
+  }, [plans.isFetching]);
 }

@@ -1,8 +1,9 @@
-import type { Checkout, FundPackage, Paginated } from '@portolan/contract';
+import type { Checkout, FundPackage, LedgerEntry, Paginated } from '@portolan/contract';
 import { PAGE_SIZE } from '@portolan/contract';
-import { queryOptions, useMutation } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { track } from '../../../lib/analytics';
 import { api } from '../../../lib/api';
+import { walletKey } from './balance-api';
 import { goToHostedPage, idempotencyHeaders } from './checkout-api';
 
 const enc = encodeURIComponent;
@@ -38,5 +39,23 @@ export function useTopUpCheckout(orgId: string) {
       track('fund package checkout started');
       goToHostedPage(checkout);
     },
+  });
+}
+
+/**
+ * POST /v1/organizations/{orgId}/balance/top-ups/ {fund_package_id, payment_method_id}: a package
+ * paid at once with a saved card (one click; a fresh Idempotency-Key per click, so a retried
+ * request is never charged twice). The balance and its history are read again.
+ */
+export function useTopUpWithCard(orgId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (choice: { fundPackageId: string; paymentMethodId: string }) =>
+      api.post<LedgerEntry>(
+        `/v1/organizations/${enc(orgId)}/balance/top-ups/`,
+        { fund_package_id: choice.fundPackageId, payment_method_id: choice.paymentMethodId },
+        { headers: idempotencyHeaders(), loadingMessage: 'Paying with your card…' },
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: walletKey(orgId) }),
   });
 }

@@ -11,6 +11,9 @@ export function FundPackageCard({
   buying,
   disabled,
   onBuy,
+  savedCard,
+  payingWithCard = false,
+  onBuyWithCard,
 }: {
   pack: FundPackage;
   /** This package's checkout is being opened. */
@@ -18,6 +21,11 @@ export function FundPackageCard({
   /** Another package's checkout is: one payment page at a time. */
   disabled: boolean;
   onBuy: () => void;
+  /** The saved card to pay with in one click ("Visa ending in 4242"), if the organization has one. */
+  savedCard?: string;
+  /** This package is being paid with the saved card. */
+  payingWithCard?: boolean;
+  onBuyWithCard?: () => void;
 }) {
   const bonus = pack.credit - pack.price;
   return (
@@ -42,15 +50,38 @@ export function FundPackageCard({
             {pack.description}
           </Text>
         )}
-        <Button
-          mt="auto"
-          aria-label={`Buy ${pack.name}`}
-          loading={buying}
-          disabled={disabled}
-          onClick={onBuy}
-        >
-          Buy
-        </Button>
+        {savedCard && onBuyWithCard ? (
+          <Stack gap={6} mt="auto">
+            <Button
+              aria-label={`Buy ${pack.name} with ${savedCard}`}
+              loading={payingWithCard}
+              disabled={disabled || buying}
+              onClick={onBuyWithCard}
+            >
+              Buy with saved card
+            </Button>
+            <Button
+              variant="subtle"
+              size="xs"
+              aria-label={`Buy ${pack.name} with another card`}
+              loading={buying}
+              disabled={disabled || payingWithCard}
+              onClick={onBuy}
+            >
+              Use another card
+            </Button>
+          </Stack>
+        ) : (
+          <Button
+            mt="auto"
+            aria-label={`Buy ${pack.name}`}
+            loading={buying}
+            disabled={disabled}
+            onClick={onBuy}
+          >
+            Buy
+          </Button>
+        )}
       </Stack>
     </Card>
   );

@@ -92,6 +92,15 @@ export function PlanCard({
   );
 }
 
+/**
+ * A plan's button fills its card and wraps its label ("Subscribe to Professional" at four cards
+ * a row on a 1440 px screen): never cut off.
+ */
+const WRAPPING = {
+  root: { height: 'auto', minHeight: 'var(--button-height)', paddingBlock: 6 },
+  label: { whiteSpace: 'normal', overflow: 'visible', textAlign: 'center', lineHeight: 1.3 },
+} as const;
+
 function PlanButton({
   plan,
   action,
@@ -103,7 +112,13 @@ function PlanButton({
   switch (action.kind) {
     case 'contact':
       return supportEmail ? (
-        <Button component="a" href={contactHref(supportEmail, plan)} variant="light">
+        <Button
+          component="a"
+          href={contactHref(supportEmail, plan)}
+          variant="light"
+          fullWidth
+          styles={WRAPPING}
+        >
           Email Now
         </Button>
       ) : (
@@ -114,15 +129,19 @@ function PlanButton({
       return null;
     case 'subscribe':
       return (
-        <Button loading={busy} onClick={() => onSubscribe(plan)}>
+        <Button loading={busy} onClick={() => onSubscribe(plan)} fullWidth styles={WRAPPING}>
           Subscribe to {plan.name}
         </Button>
       );
     case 'upgrade':
-      return <Button onClick={() => onChange(plan)}>Upgrade to {plan.name}</Button>;
+      return (
+        <Button onClick={() => onChange(plan)} fullWidth styles={WRAPPING}>
+          Upgrade to {plan.name}
+        </Button>
+      );
     case 'downgrade':
       return (
-        <Button variant="default" onClick={() => onChange(plan)}>
+        <Button variant="default" onClick={() => onChange(plan)} fullWidth styles={WRAPPING}>
           Downgrade to {plan.name}
         </Button>
       );

@@ -72,6 +72,16 @@ const wallet = {
   ),
 };
 
+const CARD_TOP_UP = `POST /v1/organizations/${ORG_ID}/balance/top-ups/`;
+const visa = {
+  id: '5d000000-0000-4000-8000-000000000001',
+  brand: 'visa' as const,
+  last4: '4242',
+  exp_month: 12,
+  exp_year: 2039,
+  is_default: true,
+};
+
 describe('Billing add funds', () => {
   beforeEach(() => {
     hosted.calls.length = 0;
@@ -118,6 +128,54 @@ describe('Billing add funds', () => {
     expect(call?.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
     // On the way to the gateway: no second purchase meanwhile.
     expect(screen.getByRole('button', { name: 'Buy Starter' })).toBeDisabled();
+  });
+
+  it('with a saved card, one click buys the package at once, each click with a key of its own', async () => {
+    let available = 12050;
+    const mock = mockApi({
+      ...billingHandlers(subscription()),
+      ...wallet,
+      [BALANCE]: () => json(balance(available)),
+      [CARDS]: json({ default_payment_method: visa.id, results: [visa] }),
+      [CARD_TOP_UP]: [
+        () => {
+          available += plus.credit;
+          return json(ledgerEntry(1, { type: 'top-up', amount: plus.credit }), 201);
+        },
+        apiError(402, 'PAYMENT_FAILED', 'Your card was declined. Try another card.'),
+      ],
+    });
+    signIn();
+    renderApp(`${BILLING}/fund-packages`);
+    const user = userEvent.setup();
+    expect(await screen.findByText('Visa ending in 4242')).toBeVisible();
+    await user.click(
+      await screen.findByRole('button', { name: 'Buy Plus with Visa ending in 4242' }),
+    );
+    expect(
+      await screen.findByText(
+        'Plus bought with Visa ending in 4242: $110.00 added to your balance.',
+      ),
+    ).toBeVisible();
+    await waitFor(() => expect(screen.getByTestId('billing-balance')).toHaveTextContent('$230.50'));
+    const [first] = mock.callsTo(CARD_TOP_UP);
+    expect(first?.body).toEqual({ fund_package_id: plus.id, payment_method_id: visa.id });
+    expect(first?.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
+    // Nothing went to the gateway's page.
+    expect(hosted.calls).toEqual([]);
+    expect(mock.callsTo(TOP_UP)).toHaveLength(0);
+
+    // A declined card is said in words; the next click sends a new key.
+    await user.click(screen.getByRole('button', { name: 'Buy Starter with Visa ending in 4242' }));
+    expect(
+      await screen.findByText(
+        'The payment did not go through. Your card was declined. Try another card.',
+      ),
+    ).toBeVisible();
+    const [, second] = mock.callsTo(CARD_TOP_UP);
+    expect(second?.headers.get('Idempotency-Key')).not.toBe(first?.headers.get('Idempotency-Key'));
+    // Another card stays possible through the gateway's page.
+    expect(screen.getByRole('button', { name: 'Buy Starter with another card' })).toBeEnabled();
   });
 
   it('a refused purchase is said in words and Buy may be tried again', async () => {

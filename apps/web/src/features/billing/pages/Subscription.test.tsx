@@ -6,6 +6,7 @@ import { renderApp, signIn } from '../../../test/render-app';
 import { ORG_ID } from '../../../test/tenant-fixtures';
 import { BILLING, billingHandlers, entry, SUBS, subscription, subsPage } from '../test-fixtures';
 
+const CARD = '6c000000-0000-4000-8000-000000000001';
 const UNSUBSCRIBE = `GET /v1/organizations/${ORG_ID}/unsubscription/`;
 
 describe('Billing subscription', () => {
@@ -69,6 +70,37 @@ describe('Billing subscription', () => {
     expect(screen.queryByRole('button', { name: 'Unsubscribe' })).toBeNull();
     expect(screen.getByText(/we will try again on 04\/04\/2099/)).toBeVisible();
     expect(screen.getByText('Past due')).toBeVisible();
+  });
+
+  it('a trial says when it ends and what then happens, with a saved card and without', async () => {
+    const trial = subscription({
+      status: 'TRIALING',
+    });
+    mockApi(billingHandlers(trial));
+    signIn();
+    renderApp(`${BILLING}/subscription`);
+    const card = await screen.findByTestId('billing-subscription');
+    expect(within(card).getByText('Trial ends on')).toBeVisible();
+    expect(within(card).queryByText('Renews on')).toBeNull();
+    expect(screen.getByText(/^Your free trial ends on 04\/01\/2099\./)).toHaveTextContent(
+      /No card is saved, so nothing will be charged: the subscription then goes past due, is retried for 7 days and expires/,
+    );
+    expect(screen.getByRole('link', { name: 'add a card' })).toBeVisible();
+  });
+
+  it('a trial with a saved card says the plan then starts, charged to it', async () => {
+    const trial = subscription({
+      status: 'TRIALING',
+      default_payment_method_id: CARD,
+    });
+    mockApi(billingHandlers(trial));
+    signIn();
+    renderApp(`${BILLING}/subscription`);
+    const card = await screen.findByTestId('billing-subscription');
+    expect(within(card).getByText('Trial ends on')).toBeVisible();
+    expect(screen.getByText(/^Your free trial ends on 04\/01\/2099\./)).toHaveTextContent(
+      /Then the Professional plan starts at \$\d+\.\d\d \/ month, charged to your saved card\./,
+    );
   });
 
   it('STAFF are sent to their dashboard', async () => {

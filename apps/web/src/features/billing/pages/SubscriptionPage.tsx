@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import type { Subscription } from '@portolan/contract';
+import { RENEWAL_RETRY_DAYS, type Subscription } from '@portolan/contract';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import { errorMessage } from '../../../lib/api';
@@ -13,17 +13,44 @@ import { billingPath } from '../gate-rules';
 
 const date = (iso: string | null) => (iso ? formatDate(iso) : '—');
 
+/** What the period's end means: a trial ends (and only renews onto a saved card), others renew. */
+const endLabel = (s: Subscription, running: boolean) => {
+  if (s.cancel_at_period_end || !running) return 'Ends on';
+  if (s.status === 'TRIALING') return 'Trial ends on';
+  return 'Renews on';
+};
+
 /** The notices a subscription's state calls for: trial end, failed renewal, pending end. */
 function Notices({ subscription: s, orgId }: { subscription: Subscription; orgId: string }) {
   const notices = [];
   if (s.status === 'TRIALING') {
+    const price = `${formatMoney(s.amount, s.currency)} / ${perPeriod(s.plan.period)}`;
     notices.push(
       <Alert key="trial" color="blue" icon={<IconInfoCircle size={18} aria-hidden="true" />}>
         Your free trial ends on {date(s.expired_in)}.{' '}
-        <Anchor component={Link} to={billingPath(orgId, 'plans')} inherit>
-          Choose a plan
-        </Anchor>{' '}
-        to keep your workspaces and members after that.
+        {s.default_payment_method_id ? (
+          <>
+            Then the {s.plan.name} plan starts at {price}, charged to your saved card.{' '}
+            <Anchor component={Link} to={billingPath(orgId, 'plans')} inherit>
+              Choose another plan
+            </Anchor>{' '}
+            or unsubscribe before then if you do not want it.
+          </>
+        ) : (
+          <>
+            No card is saved, so nothing will be charged: the subscription then goes past due, is
+            retried for {RENEWAL_RETRY_DAYS.at(-1)} days and expires, and the organization’s pages
+            close until a plan is paid.{' '}
+            <Anchor component={Link} to={billingPath(orgId, 'plans')} inherit>
+              Choose a plan
+            </Anchor>{' '}
+            or{' '}
+            <Anchor component={Link} to={billingPath(orgId, 'cards')} inherit>
+              add a card
+            </Anchor>{' '}
+            to keep your workspaces and members.
+          </>
+        )}
       </Alert>,
     );
   }
@@ -129,7 +156,7 @@ export function SubscriptionPage() {
             </Stack>
             <Stack gap={0}>
               <Text size="sm" c="dimmed">
-                {s.cancel_at_period_end || !running ? 'Ends on' : 'Renews on'}
+                {endLabel(s, running)}
               </Text>
               <Text fw={600}>{date(s.expired_in)}</Text>
             </Stack>

@@ -15,7 +15,10 @@ export function notificationText(n: BellNotification): string {
       ? `the workspace ${n.client?.name ?? n.meta.client?.name ?? ''}`.trim()
       : `the organization ${n.organization?.name ?? n.meta.organization?.name ?? ''}`.trim();
   const text = `${who} invited you to join ${target}${as}.`;
-  return n.extra_message ? `${text} ${n.extra_message}` : text;
+  // Invitations made before the server stopped repeating the offer carry it as extra message too.
+  const repeated =
+    n.extra_message && / invited you to the (workspace|organization) /.test(n.extra_message);
+  return n.extra_message && !repeated ? `${text} ${n.extra_message}` : text;
 }
 
 const MINUTE = 60_000;

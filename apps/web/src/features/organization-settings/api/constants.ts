@@ -21,6 +21,10 @@ export const ACTIVITY_LABELS: Record<ActivityAction, string> = {
   DECLINE_INVITATION: 'Declined an invitation',
   CREATE_SHARE_LINK: 'Shared a module page',
   REVOKE_SHARE_LINK: 'Revoked a share link',
+  SUBSCRIBE: 'Subscribed to a plan',
+  CHANGE_PLAN: 'Changed the plan',
+  UNSUBSCRIBE: 'Cancelled the subscription',
+  TOP_UP_BALANCE: 'Added funds to the balance',
 };
 
 export const STATUS_LABELS = { all: 'All', enabled: 'Enabled', pending: 'Pending' } as const;

@@ -11,6 +11,13 @@ const C = '0c000000-0000-4000-8000-00000000000c';
 const LOGO = '/uploads/3f2a1c9e-1b2c-4d3e-8f90-123456789abc.png';
 const CSS_A = 'header { background-color: rgb(194, 37, 92); }';
 
+/** The settings as the API answers them: the stylesheet as written and as scoped. */
+const branding = (logo: string | null, css: string) => ({
+  default_client_header_logo: logo,
+  custom_css: css,
+  scoped_css: css && `[data-workspace-style] ${css}`,
+});
+
 const settingsPath = (id: string) => `GET /v1/clients/${id}/seller-settings/`;
 const styles = () => [
   ...document.head.querySelectorAll<HTMLStyleElement>('style[data-workspace-css]'),
@@ -37,8 +44,8 @@ function renderBranding() {
 describe('WorkspaceBranding', () => {
   it('applies the current workspace’s stylesheet and logo, and swaps them on a switch', async () => {
     const mock = mockApi({
-      [settingsPath(A)]: json({ default_client_header_logo: LOGO, custom_css: CSS_A }),
-      [settingsPath(B)]: json({ default_client_header_logo: null, custom_css: '' }),
+      [settingsPath(A)]: json(branding(LOGO, CSS_A)),
+      [settingsPath(B)]: json(branding(null, '')),
     });
     current(A, 'Harbour');
     renderBranding();
@@ -48,7 +55,8 @@ describe('WorkspaceBranding', () => {
     const [style] = styles();
     expect(style!.id).toBe('custom-css');
     expect(style!.dataset.workspaceCss).toBe(A);
-    expect(style!.textContent).toBe(CSS_A);
+    // As the API scoped it: the app shell's regions only, never a modal's header.
+    expect(style!.textContent).toBe(`[data-workspace-style] ${CSS_A}`);
     expect(document.head.lastElementChild).toBe(style);
 
     // B has no branding: A's go at once and nothing takes their place.
@@ -70,7 +78,7 @@ describe('WorkspaceBranding', () => {
   });
 
   it('is removed on relogin and stays away until the workspace is current again', async () => {
-    mockApi({ [settingsPath(A)]: json({ default_client_header_logo: null, custom_css: CSS_A }) });
+    mockApi({ [settingsPath(A)]: json(branding(null, CSS_A)) });
     current(A);
     renderBranding();
     await waitFor(() => expect(styles()).toHaveLength(1));
@@ -88,11 +96,11 @@ describe('WorkspaceBranding', () => {
 
   it('sets the stylesheet as text: markup in it never becomes elements', async () => {
     const css = 'a { color: red } /* </style><img src=x onerror=alert(1)> */';
-    mockApi({ [settingsPath(C)]: json({ default_client_header_logo: null, custom_css: css }) });
+    mockApi({ [settingsPath(C)]: json(branding(null, css)) });
     current(C);
     renderBranding();
     await waitFor(() => expect(styles()).toHaveLength(1));
-    expect(styles()[0]!.textContent).toBe(css);
+    expect(styles()[0]!.textContent).toBe(`[data-workspace-style] ${css}`);
     expect(styles()[0]!.children).toHaveLength(0);
     expect(document.querySelector('img[src="x"]')).toBeNull();
   });

@@ -5,7 +5,8 @@ import { CUSTOM_CSS_ID, useAuthStore } from '../../../lib/auth-store';
 import { sellerSettingsQueryOptions } from '../api/seller-settings-api';
 
 /**
- * The current workspace's stylesheet as a `<style id="custom-css" data-workspace-css="<id>">` at
+ * The current workspace's stylesheet (as scoped by the API: every selector under
+ * `[data-workspace-style]`, the app shell's root) as a `<style id="custom-css" data-workspace-css="<id>">` at
  * the end of the head (after the app's own styles, so it wins at equal specificity), its text set
  * as text, never parsed as HTML. It goes when the workspace stops being current (a switch, the
  * organization switch, a deleted workspace), when the layout goes, and on relogin (spec §4:
@@ -37,7 +38,7 @@ export function WorkspaceBranding() {
     enabled: clientId !== null,
   });
   const branding = clientId ? settings.data : undefined;
-  useWorkspaceStylesheet(clientId, branding?.custom_css ?? '');
+  useWorkspaceStylesheet(clientId, branding?.scoped_css ?? '');
 
   const logo = branding?.default_client_header_logo;
   if (!client || !logo) return null;

@@ -16,12 +16,17 @@ describe('Workspace settings: Branding', () => {
     const mock = mockApi({
       'GET /v1/rest-auth/user/': json(adaWithView()),
       [`GET /v1/clients/${CLIENT_ID}/`]: json(workspace()),
-      [`GET ${SETTINGS}`]: json({ default_client_header_logo: LOGO, custom_css: '' }),
+      [`GET ${SETTINGS}`]: json({
+        default_client_header_logo: LOGO,
+        custom_css: '',
+        scoped_css: '',
+      }),
       [`PATCH ${SETTINGS}`]: [
         apiError(400, 'VALIDATION_ERROR', IMPORT_REFUSED, [
           { field: 'custom_css', message: IMPORT_REFUSED },
         ]),
-        (call) => json({ default_client_header_logo: LOGO, ...(call.body as object) }),
+        (call) =>
+          json({ default_client_header_logo: LOGO, scoped_css: '', ...(call.body as object) }),
       ],
     });
     signIn();
@@ -50,11 +55,48 @@ describe('Workspace settings: Branding', () => {
     expect(screen.getByRole('button', { name: 'Save changes' })).toBeDisabled();
   });
 
+  it('previews the stylesheet in an isolated sample and warns of low contrast before saving', async () => {
+    const mock = mockApi({
+      'GET /v1/rest-auth/user/': json(adaWithView()),
+      [`GET /v1/clients/${CLIENT_ID}/`]: json(workspace()),
+      [`GET ${SETTINGS}`]: json({
+        default_client_header_logo: null,
+        custom_css: '',
+        scoped_css: '',
+      }),
+    });
+    signIn();
+    renderApp(`${BASE}/client-branding`);
+    const css = await screen.findByRole('textbox', { name: 'Custom stylesheet (CSS)' });
+    const preview = screen.getByRole('img', { name: 'Preview' });
+    expect(screen.queryByText('Text may be hard to read')).toBeNull();
+
+    // Light pink on pink: about 3:1, less than the 4.5:1 text needs.
+    const low = 'header { color: #ffe3ec; background: #e64980 }';
+    fireEvent.change(css, { target: { value: low } });
+    expect(await screen.findByText('Text may be hard to read')).toBeVisible();
+    expect(screen.getByText(/#ffe3ec on #e64980 is 3\.1:1/)).toBeVisible();
+    // Applied inside the sample's shadow root only: the page itself has no such rule.
+    const shadow = preview.shadowRoot!;
+    expect(shadow.querySelector('[data-workspace-style] header')?.textContent).toBeTruthy();
+    expect([...shadow.querySelectorAll('style')].map((s) => s.textContent)).toContain(low);
+    expect([...document.querySelectorAll('style')].some((s) => s.textContent === low)).toBe(false);
+
+    // Dark text on the same background reads: the warning goes. Nothing was saved meanwhile.
+    fireEvent.change(css, { target: { value: 'header { color: #000; background: #e64980 }' } });
+    await waitFor(() => expect(screen.queryByText('Text may be hard to read')).toBeNull());
+    expect(mock.callsTo(`PATCH ${SETTINGS}`)).toHaveLength(0);
+  });
+
   it('counts the size and refuses a stylesheet over 20 KB before sending it', async () => {
     const mock = mockApi({
       'GET /v1/rest-auth/user/': json(adaWithView()),
       [`GET /v1/clients/${CLIENT_ID}/`]: json(workspace({ role: 'ADMIN' })),
-      [`GET ${SETTINGS}`]: json({ default_client_header_logo: null, custom_css: 'a{}' }),
+      [`GET ${SETTINGS}`]: json({
+        default_client_header_logo: null,
+        custom_css: 'a{}',
+        scoped_css: '[data-workspace-style] a{}',
+      }),
     });
     signIn();
     renderApp(`${BASE}/client-branding`);

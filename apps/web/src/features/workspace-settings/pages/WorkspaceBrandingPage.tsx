@@ -19,6 +19,7 @@ import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { clientQueryOptions } from '../../../lib/tenant-api';
 import { tenantFormProblem } from '../../../lib/tenant-forms';
 import { toast } from '../../../lib/toasts';
+import { BrandingPreview } from '../components/BrandingPreview';
 import {
   patchSellerSettings,
   sellerSettingsKey,
@@ -78,6 +79,13 @@ export function WorkspaceBrandingPage() {
   );
 }
 
+/** What the form changes: the logo and the stylesheet as written (not the scoped copy). */
+type Editable = Pick<SellerSettings, 'default_client_header_logo' | 'custom_css'>;
+const editable = (s: SellerSettings): Editable => ({
+  default_client_header_logo: s.default_client_header_logo,
+  custom_css: s.custom_css,
+});
+
 function BrandingForm({
   clientId,
   name,
@@ -91,9 +99,9 @@ function BrandingForm({
 }) {
   const queryClient = useQueryClient();
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<SellerSettings>({
+  const form = useForm<Editable>({
     enhanceGetInputProps: withAriaInvalid,
-    initialValues: settings,
+    initialValues: editable(settings),
     validate: {
       custom_css: (css) => {
         const bytes = cssByteLength(css);
@@ -110,7 +118,7 @@ function BrandingForm({
       const saved = await patchSellerSettings(clientId, values);
       // The header applies it at once when this workspace is the current one.
       queryClient.setQueryData(sellerSettingsKey(clientId), saved);
-      resetToSaved(form, saved);
+      resetToSaved(form, editable(saved));
       toast.success('The branding has been saved.');
     } catch (error) {
       setFormError(tenantFormProblem(form, error));
@@ -156,6 +164,7 @@ function BrandingForm({
           styles={MONOSPACE}
           {...form.getInputProps('custom_css')}
         />
+        <BrandingPreview css={form.values.custom_css} name={name} />
         {canEdit && <SaveChangesButton form={form} />}
       </Stack>
     </form>
