@@ -5,7 +5,7 @@ import { checkouts, fundPackages, ledgerEntries, paymentMethods } from '../../db
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { CHARGE_FAILURE_MESSAGES } from '../../lib/payments/gateway.ts';
-import type { Actor } from '../access/index.ts';
+import { lockTenant, type Actor } from '../access/index.ts';
 import { creditTopUp } from './events.ts';
 import { findEntryDto } from './ledger.ts';
 import { findSubscription } from './subscription-repo.ts';
@@ -18,7 +18,8 @@ import { findSubscription } from './subscription-repo.ts';
  * lost commit is the gateway's replay, not a second charge), then the invoice, the credit under
  * the billing account's row lock and the activity, by the same function as a paid checkout. A
  * declined card answers 402 PAYMENT_FAILED and leaves nothing. The route runs it once per
- * Idempotency-Key (withIdempotency); the answer is the ledger's new top-up entry.
+ * Idempotency-Key (withIdempotency); the answer is the ledger's new top-up entry. It takes the
+ * organization's row lock first, as every tenant write does.
  */
 export async function topUpWithCard(
   ctx: AppContext,
@@ -35,6 +36,8 @@ export async function topUpWithCard(
   const description = `Fund package ${pkg.name}: ${formatMoney(pkg.credit, pkg.currency)} of credit`;
 
   return ctx.db.transaction(async (tx) => {
+    // The lock order of tenant writes: the organization first (a card removed meanwhile waits).
+    await lockTenant(tx, { organizationId });
     const [card] = await tx
       .select()
       .from(paymentMethods)
