@@ -35,8 +35,16 @@ function orgGear(entry: OrgListEntry) {
   });
 }
 
+/**
+ * Where a header control is drawn: in the header itself (wide screens), or full width in the
+ * sidebar's drawer (phones, where the header keeps only the logo, the bell and the account menu).
+ */
+export interface PlacementProps {
+  inDrawer?: boolean;
+}
+
 /** The channel dropdown (spec §2): the enabled modules of the current workspace. */
-export function ChannelMenu() {
+export function ChannelMenu({ inDrawer = false }: PlacementProps) {
   const client = useAuthStore((s) => s.current_client);
   const channels = useAuthStore((s) => s.ps_current_channel);
   if (!client) return null;
@@ -52,12 +60,20 @@ export function ChannelMenu() {
           color="dark"
           size="sm"
           px={8}
+          fullWidth={inDrawer}
+          justify={inDrawer ? 'space-between' : undefined}
           rightSection={<IconChevronDown size={14} aria-hidden="true" />}
           leftSection={<IconLayoutGrid size={16} aria-hidden="true" />}
           aria-label={`Module: ${label}`}
-          styles={{ label: { maxWidth: 140, overflow: 'hidden', textOverflow: 'ellipsis' } }}
+          styles={{
+            label: {
+              maxWidth: inDrawer ? '100%' : 140,
+              overflow: 'hidden',
+              textOverflow: 'ellipsis',
+            },
+          }}
         >
-          <Text span size="sm" fw={600} visibleFrom="md" inherit>
+          <Text span size="sm" fw={600} visibleFrom={inDrawer ? undefined : 'md'} inherit>
             {label}
           </Text>
         </Button>
@@ -85,7 +101,7 @@ export function ChannelMenu() {
  * (the current organization and workspace first); each organization's settings where the gear
  * rule allows; adding an organization with can_create_client.
  */
-export function WorkspaceMenu() {
+export function WorkspaceMenu({ inDrawer = false }: PlacementProps) {
   const list = useAuthStore((s) => s.org.list);
   const client = useAuthStore((s) => s.current_client);
   const canCreate = useAuthStore((s) => s.user?.can_create_client ?? false);
@@ -104,9 +120,17 @@ export function WorkspaceMenu() {
           variant="light"
           size="sm"
           px={10}
+          fullWidth={inDrawer}
+          justify={inDrawer ? 'space-between' : undefined}
           rightSection={<IconChevronDown size={14} aria-hidden="true" />}
           aria-label={`Workspace: ${client?.name ?? 'none chosen'}`}
-          styles={{ label: { maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis' } }}
+          styles={{
+            label: {
+              maxWidth: inDrawer ? '100%' : 160,
+              overflow: 'hidden',
+              textOverflow: 'ellipsis',
+            },
+          }}
         >
           {client?.name ?? 'Workspaces'}
         </Button>
@@ -159,7 +183,7 @@ export function WorkspaceMenu() {
 }
 
 /** The settings gears of the current organization and workspace (spec §6). */
-export function SettingsGears() {
+export function SettingsGears({ inDrawer = false }: PlacementProps) {
   const client = useAuthStore((s) => s.current_client);
   const current = useAuthStore((s) => s.org.current);
   const list = useAuthStore((s) => s.org.list);
@@ -183,7 +207,7 @@ export function SettingsGears() {
             color="gray"
             size="lg"
             aria-label={`Organization settings: ${entry.organization.name}`}
-            visibleFrom="sm"
+            visibleFrom={inDrawer ? undefined : 'sm'}
           >
             <IconBuildingCog size={20} aria-hidden="true" />
           </ActionIcon>
