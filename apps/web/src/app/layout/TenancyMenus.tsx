@@ -12,6 +12,7 @@ import {
   IconChevronDown,
   IconLayoutGrid,
   IconSettings,
+  IconSwitchHorizontal,
 } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useAuthStore, type OrgListEntry } from '../../lib/auth-store';
@@ -19,6 +20,7 @@ import {
   enabledModules,
   moduleName,
   switchChannel,
+  switchOrganization,
   switchWorkspace,
   useWorkspaceAccess,
 } from '../../lib/tenancy';
@@ -98,12 +100,14 @@ export function ChannelMenu({ inDrawer = false }: PlacementProps) {
 
 /**
  * The workspace dropdown (spec §2, §4): workspaces grouped by organization, in the stored order
- * (the current organization and workspace first); each organization's settings where the gear
- * rule allows; adding an organization with can_create_client.
+ * (the current organization and workspace first); switching to another organization (spec §4:
+ * saved, the current workspace reset); each organization's settings where the gear rule allows;
+ * adding an organization with can_create_client.
  */
 export function WorkspaceMenu({ inDrawer = false }: PlacementProps) {
   const list = useAuthStore((s) => s.org.list);
   const client = useAuthStore((s) => s.current_client);
+  const currentOrgId = useAuthStore((s) => s.org.current?.id);
   const canCreate = useAuthStore((s) => s.user?.can_create_client ?? false);
   if (list.length === 0 && !canCreate) return null;
 
@@ -139,7 +143,10 @@ export function WorkspaceMenu({ inDrawer = false }: PlacementProps) {
         {list.map((entry, index) => (
           <div key={entry.organization.id} role="group" aria-label={entry.organization.name}>
             {index > 0 && <Menu.Divider />}
-            <Menu.Label>{entry.organization.name}</Menu.Label>
+            <Menu.Label>
+              {entry.organization.name}
+              {entry.organization.id === currentOrgId && ' · current'}
+            </Menu.Label>
             {entry.clients.length === 0 && <Menu.Item disabled>No workspace yet</Menu.Item>}
             {entry.clients.map((c) => (
               <Menu.Item
@@ -153,6 +160,14 @@ export function WorkspaceMenu({ inDrawer = false }: PlacementProps) {
                 {c.name}
               </Menu.Item>
             ))}
+            {entry.organization.id !== currentOrgId && (
+              <Menu.Item
+                onClick={() => switchOrganization(entry.organization.id)}
+                leftSection={<IconSwitchHorizontal size={14} aria-hidden="true" />}
+              >
+                Switch to {entry.organization.name}
+              </Menu.Item>
+            )}
             {orgGear(entry) && (
               <Menu.Item
                 component={Link}
