@@ -100,8 +100,8 @@ export function ChannelMenu({ inDrawer = false }: PlacementProps) {
 
 /**
  * The workspace dropdown (spec §2, §4): workspaces grouped by organization, in the stored order
- * (the current organization and workspace first); switching to another organization (spec §4:
- * saved, the current workspace reset); each organization's settings where the gear rule allows;
+ * (the current organization and workspace first); switching to another organization, when there
+ * are several (spec §4: saved, the current workspace reset); each organization's settings where the gear rule allows;
  * adding an organization with can_create_client.
  */
 export function WorkspaceMenu({ inDrawer = false }: PlacementProps) {
@@ -160,7 +160,7 @@ export function WorkspaceMenu({ inDrawer = false }: PlacementProps) {
                 {c.name}
               </Menu.Item>
             ))}
-            {entry.organization.id !== currentOrgId && (
+            {list.length > 1 && entry.organization.id !== currentOrgId && (
               <Menu.Item
                 onClick={() => switchOrganization(entry.organization.id)}
                 leftSection={<IconSwitchHorizontal size={14} aria-hidden="true" />}
