@@ -103,7 +103,7 @@ function overlaps(a: Box, b: Box): boolean {
  * A toast must sit in Mantine's top-centre notifications container (the `data-position`
  * attribute Mantine sets on each container), horizontally centred, near the top but below the
  * page's header (the app shell's header, or the logo of the public pages), and over none of the
- * header's controls nor the breadcrumbs' links.
+ * header's controls, the breadcrumbs' links nor (signed in) the first line of the page's h1.
  */
 export async function expectTopCentre(page: Page, toast: Locator): Promise<void> {
   await expect(
@@ -151,5 +151,22 @@ export async function expectTopCentre(page: Page, toast: Locator): Promise<void>
   }
   const headerBottom = Math.max(...header.map(({ area }) => area.y + area.height));
   expect(settled!.y, 'below the header').toBeGreaterThanOrEqual(headerBottom);
-  expect(settled!.y, 'near the top').toBeLessThan(headerBottom + 96);
+  // On a signed-in page, nor over the first line of the page's heading (its text, not the
+  // block's full width).
+  let top = headerBottom;
+  const heading = page.getByRole('heading', { level: 1 }).first();
+  const appArea = await page.evaluate(() => document.documentElement.dataset.toastArea === 'app');
+  if (appArea && (await heading.isVisible())) {
+    const line = await heading.evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const first = range.getClientRects()[0];
+      return first ? { x: first.x, y: first.y, width: first.width, height: first.height } : null;
+    });
+    if (line) {
+      expect(overlaps(settled!, line), 'the toast covers the page heading').toBe(false);
+      top = Math.max(top, line.y + line.height);
+    }
+  }
+  expect(settled!.y, 'near the top').toBeLessThan(top + 96);
 }

@@ -10,6 +10,7 @@ import {
   uniqueEmail,
 } from '../support/fixtures.ts';
 import { fillRegistration } from '../support/pages.ts';
+import { ownerScene } from '../support/scenes.ts';
 import { signIn, test } from '../support/session.ts';
 
 interface PublicPage {
@@ -120,3 +121,89 @@ test('the signed-in Portal Dashboard and My Settings have no serious or critical
     await expectNoSeriousA11yViolations(page, testInfo);
   });
 });
+
+// Issue 18, item 12: signed-in pages with their menus, popovers, drawers and dialogs open, at 1440
+// and 390 px. A modal's or drawer's header is not a second banner; the workspace row menu holds
+// only menu items; a table wider than the phone scrolls in a focusable region.
+for (const viewport of [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  test(`at ${viewport.width} px signed-in pages with menus and dialogs open have no serious or critical violations`, async ({
+    page,
+    request,
+    mailbox,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const phone = viewport.width < 768;
+    await page.setViewportSize(viewport);
+    const scene = await ownerScene(request, mailbox);
+    await signIn(page, scene.user);
+    const axe = () => expectNoSeriousA11yViolations(page, testInfo);
+    const banner = page.getByRole('banner');
+
+    await test.step('dashboard with a workspace current: header menus, bell, release notes', async () => {
+      await page.goto(`/ps/${scene.harbour}/dashboard`);
+      await expect(page.getByRole('heading', { level: 1, name: /^Welcome/ })).toBeVisible();
+      await axe();
+      if (phone) await page.getByRole('button', { name: 'Toggle navigation' }).click();
+      await page.getByRole('button', { name: 'Workspace: Harbour' }).click();
+      await expect(page.getByRole('menuitem', { name: 'Dock' })).toBeVisible();
+      await axe();
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: /^Module: / }).click();
+      await expect(page.getByRole('menuitem', { name: '2D Transit' })).toBeVisible();
+      await axe();
+      await page.keyboard.press('Escape');
+      if (phone) await page.getByRole('button', { name: 'Toggle navigation' }).click();
+      await banner.getByRole('button', { name: /^Notifications/ }).click();
+      await expect(page.getByRole('dialog', { name: 'Notifications' })).toBeVisible();
+      await axe();
+      await page.keyboard.press('Escape');
+      await banner.getByRole('button', { name: /^Release notes/ }).click();
+      await expect(page.getByRole('dialog', { name: 'Release notes' })).toBeVisible();
+      await expect(page.getByRole('banner'), 'one banner with the drawer open').toHaveCount(1);
+      await axe();
+      await page.getByRole('button', { name: 'Close release notes' }).click();
+      await banner.getByRole('button', { name: /^Account menu/ }).click();
+      await expect(page.getByRole('menuitem', { name: 'Logout' })).toBeVisible();
+      await axe();
+      await page.keyboard.press('Escape');
+    });
+
+    await test.step('the workspaces page: the row menu and the delete dialog', async () => {
+      await page.goto(`/ps/organization-settings/${scene.orgId}/clients`);
+      const actions = page.getByRole('button', { name: 'Actions for Harbour' });
+      await expect(actions).toBeVisible();
+      await axe();
+      await actions.click();
+      await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeVisible();
+      await axe();
+      await page.getByRole('menuitem', { name: 'Delete' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expect(page.getByRole('banner'), 'one banner with the modal open').toHaveCount(1);
+      await axe();
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+    });
+
+    await test.step('billing: plans (comparison table), add funds, history', async () => {
+      const billing = `/ps/organization-settings/${scene.orgId}/billing`;
+      await page.goto(`${billing}/plans`);
+      await page.getByRole('radiogroup', { name: 'Plans view' }).getByText('Compare').click();
+      await expect(page.getByTestId('plan-comparison')).toBeVisible();
+      if (phone)
+        await expect(page.getByRole('region', { name: 'Plans compared' })).toHaveAttribute(
+          'tabindex',
+          '0',
+        );
+      await axe();
+      for (const tab of ['fund-packages', 'history']) {
+        await page.goto(`${billing}/${tab}`);
+        await expect(page.getByRole('navigation', { name: 'Billing' })).toBeVisible();
+        await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+        await axe();
+      }
+    });
+  });
+}

@@ -2,7 +2,14 @@
 // the standalone public page for anyone else; on a phone the name fields take the full width and a
 // toast sits below the header, once per message, over none of the header's controls.
 import type { Page } from '@playwright/test';
-import { expect, expectNoSeriousA11yViolations } from '../support/fixtures.ts';
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  extractCode,
+  strongPassword,
+  uniqueEmail,
+} from '../support/fixtures.ts';
+import { enterCode, fillRegistration } from '../support/pages.ts';
 import { expectTopCentre, signIn, test } from '../support/session.ts';
 
 const PHONE = { width: 390, height: 844 };
@@ -51,6 +58,35 @@ test('an anonymous visitor of an unknown path gets the standalone page', async (
   await expect(page.getByRole('link', { name: 'Go to the home page' })).toBeVisible();
   await expectNoSeriousA11yViolations(page, testInfo);
 });
+
+// Issue 18, item 16: the welcome toast after activation sits below the dashboard's heading.
+for (const viewport of [PHONE, { width: 1440, height: 900 }]) {
+  test(`at ${viewport.width} px the activation toast leaves the dashboard heading visible`, async ({
+    page,
+    mailbox,
+  }) => {
+    await page.setViewportSize(viewport);
+    const user = {
+      email: uniqueEmail('welcome'),
+      password: strongPassword(),
+      firstName: 'Wilhelmina',
+      lastName: 'Toast',
+    };
+    await page.goto('/register');
+    await fillRegistration(page, user);
+    const mail = await mailbox.waitFor(user.email, { subject: /activation code/i });
+    await enterCode(page, extractCode(mail.text));
+    await page.getByRole('button', { name: 'Activate account' }).click();
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Welcome, Wilhelmina' }),
+    ).toBeVisible();
+    const welcome = page
+      .getByRole('alert')
+      .filter({ hasText: 'Your account is active. Welcome to Portolan!' });
+    await expect(welcome).toHaveCount(1);
+    await expectTopCentre(page, welcome);
+  });
+}
 
 test.describe('on a phone (390 px)', () => {
   test.use({ viewport: PHONE });

@@ -7,6 +7,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/providers';
+import { ensurePortalRoot } from './app/portal-root';
 import { createAppRouter } from './app/router';
 import { prefetchFirstScreen } from './lib/prefetch';
 import { startSession } from './lib/session';
@@ -15,6 +16,7 @@ import { showNewerVersionToast } from './lib/toasts';
 // Vite reports a failed preload of a lazy chunk this way (usually a newer deployment).
 window.addEventListener('vite:preloadError', () => showNewerVersionToast());
 
+ensurePortalRoot();
 startSession();
 const router = createAppRouter();
 prefetchFirstScreen();

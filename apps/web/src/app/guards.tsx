@@ -1,5 +1,5 @@
 import { Center, Loader } from '@mantine/core';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useMatches, useSearchParams } from 'react-router';
 import {
   dashboardPath,
@@ -124,8 +124,17 @@ export function WorkspaceGuard({ children }: { children: ReactNode }) {
       : null;
 
   const known = Boolean(workspace);
+  // The page's workspace becomes current on arrival, and again when another one is made current
+  // while the page stays; a reset to none (an organization switch, on its way to the dashboard) is
+  // not undone.
+  const adopted = useRef<string | null>(null);
   useEffect(() => {
-    if (!known || !clientId || clientId === currentClientId) return;
+    if (!known || !clientId) return;
+    if (clientId === currentClientId || (!currentClientId && adopted.current === clientId)) {
+      adopted.current = clientId;
+      return;
+    }
+    adopted.current = clientId;
     selectWorkspace(clientId, { keepChannel: true });
   }, [known, clientId, currentClientId]);
 

@@ -182,6 +182,12 @@ export const routes: RouteObject[] = [
               ]),
               // The platform administrators' pages: about no organization, so outside the gate.
               ...releaseNotesRoutes(lazyPage),
+              // The helper hop (spec §1 "redirect (helper)"): the page it leads to has its own gate.
+              {
+                path: 'redirect',
+                handle: handle({ name: 'redirect' }),
+                lazy: lazyPage(() => import('./RedirectHop').then((m) => m.RedirectHop)),
+              },
             ],
           },
         ],

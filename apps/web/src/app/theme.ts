@@ -35,6 +35,12 @@ export const theme = createTheme({
     PasswordInput: { defaultProps: { withAsterisk: false } },
     Button: { defaultProps: { fw: 600 } },
     Card: { defaultProps: { withBorder: true, radius: 'lg' } },
+    // Menus hold only their items: Mantine's focus placeholder (a focusable div) inside
+    // role="menu" is a child axe refuses (aria-required-children).
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
+    // A table wider than a phone scrolls sideways: keyboard users reach it (axe
+    // scrollable-region-focusable). Tables that name the region pass `scrollRegion(label)`.
+    TableScrollContainer: { defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } } },
   },
 });
 

@@ -63,6 +63,27 @@ export function safeRedirectPath(value: string | null | undefined): string | nul
   }
 }
 
+/** The helper route of the default container (spec §1 "redirect (helper)"). */
+export const REDIRECT_ROUTE = '/redirect';
+
+/** Where `/redirect?path=` goes on: a safe in-app path, or the dashboard for anything else. */
+export function redirectTarget(value: string | null | undefined): string {
+  const safe = safeRedirectPath(value);
+  if (!safe) return '/ps/dashboard';
+  const pathname = pathnameOf(safe).replace(/\/+$/, '') || '/';
+  // Never to itself (a loop) nor to a page a signed-in user is sent away from.
+  if (pathname === REDIRECT_ROUTE || isPublicOnlyPath(pathname)) return '/ps/dashboard';
+  return safe;
+}
+
+/**
+ * A hop through `/redirect` to `path`: re-entering the page on screen this way mounts it afresh
+ * (navigating to the same path would leave it as it is).
+ */
+export function hopPath(path: string): string {
+  return `${REDIRECT_ROUTE}?path=${encodeURIComponent(path)}`;
+}
+
 /** The sign-in page with the path to come back to, exactly `/login?path=%2Fps%2Fdashboard`. */
 export function loginPathFor(wanted: string): string {
   return `/login?path=${encodeURIComponent(wanted)}`;

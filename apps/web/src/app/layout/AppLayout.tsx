@@ -7,6 +7,7 @@ import {
   NavLink,
   ScrollArea,
   type ScrollAreaProps,
+  Stack,
   Text,
   UnstyledButton,
   useMantineTheme,
@@ -14,6 +15,7 @@ import {
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { ModalsProvider } from '@mantine/modals';
 import { IconHome, IconLayoutDashboard, IconSettings } from '@tabler/icons-react';
+import { useEffect } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useAuthStore } from '../../lib/auth-store';
 import { moduleHomePath, moduleName, moduleOfPath } from '../../lib/tenancy';
@@ -47,9 +49,15 @@ export function AppLayout() {
   const [mobileOpened, mobile] = useDisclosure(false);
   const [desktopOpened, desktop] = useDisclosure(true);
   const { pathname } = useLocation();
+  // A choice in the drawer (a link, a module, a workspace) leads to another page: the drawer closes.
+  const closeDrawer = mobile.close;
+  useEffect(() => closeDrawer(), [pathname, closeDrawer]);
   const theme = useMantineTheme();
+  // Read on the first render (not in an effect): the header's controls are placed by it.
   const mobileView = useMediaQuery(
     `(max-width: ${em(getBreakpointValue('sm', theme.breakpoints) - 0.1)})`,
+    undefined,
+    { getInitialValueInEffect: false },
   );
   // A collapsed sidebar is off screen: keep keyboard focus and screen readers out of it too.
   const sidebarHidden = mobileView ? !mobileOpened : !desktopOpened;
@@ -131,11 +139,14 @@ export function AppLayout() {
               </Group>
             </UnstyledButton>
             <WorkspaceBranding />
-            <Group gap={4} wrap="nowrap" ml={{ base: 0, sm: 'md' }}>
-              <WorkspaceMenu />
-              <ChannelMenu />
-              <SettingsGears />
-            </Group>
+            {/* On a phone these sit in the drawer: the header keeps the bell and the account menu in view. */}
+            {!mobileView && (
+              <Group gap={4} wrap="nowrap" ml="md">
+                <WorkspaceMenu />
+                <ChannelMenu />
+                <SettingsGears />
+              </Group>
+            )}
           </Group>
           <Group gap="xs" wrap="nowrap">
             <ReleaseNotesToggle />
@@ -146,6 +157,21 @@ export function AppLayout() {
       </AppShell.Header>
 
       <AppShell.Navbar id="app-sidebar" aria-label="Main navigation" p="sm" inert={sidebarHidden}>
+        {mobileView && (
+          <AppShell.Section
+            pb="sm"
+            mb="sm"
+            style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
+          >
+            <Stack gap={6}>
+              <WorkspaceMenu inDrawer />
+              <ChannelMenu inDrawer />
+              <Group gap={4} wrap="nowrap">
+                <SettingsGears inDrawer />
+              </Group>
+            </Stack>
+          </AppShell.Section>
+        )}
         <AppShell.Section grow component={SidebarScroll}>
           {module && moduleLinks.length > 0 && (
             <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt={4} pb={6}>

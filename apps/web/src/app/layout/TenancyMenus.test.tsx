@@ -36,7 +36,9 @@ describe('header: workspace and channel dropdowns, gears', () => {
       within(groups[1]!)
         .getAllByRole('menuitem')
         .map((i) => i.textContent),
-    ).toEqual(['dock', 'Harbour', 'Quiet', 'Settings of Acme']);
+    ).toEqual(['dock', 'Harbour', 'Quiet', 'Switch to Acme', 'Settings of Acme']);
+    // zeta is current (Zebra's organization): no switch to it.
+    expect(within(groups[0]!).queryByRole('menuitem', { name: /^Switch to/ })).toBeNull();
     // zeta: STAFF sees the organization gear; beta: CLIENT does not.
     expect(within(groups[0]!).getByRole('menuitem', { name: 'Settings of zeta' })).toHaveAttribute(
       'href',
@@ -73,6 +75,32 @@ describe('header: workspace and channel dropdowns, gears', () => {
     await user.click(screen.getByRole('button', { name: 'Workspace: Harbour' }));
     await screen.findAllByRole('group');
     expect(screen.queryByRole('menuitem', { name: 'Add an organization' })).toBeNull();
+  });
+
+  it('switching organization from the dropdown makes it current, resets the workspace, puts it first', async () => {
+    const user = userEvent.setup();
+    mockApi({
+      'GET /v1/rest-auth/user/': json(ada),
+      [ME_ORGS]: json(page(orgList())),
+      [`GET /v1/clients/${ids.harbour}/users/${ada.user_id}/settings/`]: settings(
+        'OWNER',
+        'Harbour',
+      ),
+    });
+    signIn();
+    const app = renderApp(`/ps/${ids.harbour}/dashboard`);
+    await user.click(await screen.findByRole('button', { name: 'Workspace: Harbour' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Switch to beta' }));
+    await waitFor(() =>
+      expect(useAuthStore.getState().org.current).toEqual({ id: ids.beta, role: 'CLIENT' }),
+    );
+    expect(app.location()).toBe('/ps/dashboard');
+    const state = useAuthStore.getState();
+    expect(state.current_client).toBeNull();
+    expect(state.org.list[0]!.organization.id).toBe(ids.beta);
+    await user.click(await screen.findByRole('button', { name: 'Workspace: none chosen' }));
+    const groups = await screen.findAllByRole('group');
+    expect(groups.map((g) => g.getAttribute('aria-label'))[0]).toBe('beta');
   });
 
   it('the channel dropdown lists the enabled modules and switches the channel', async () => {

@@ -12,6 +12,7 @@ import {
   IconChevronDown,
   IconLayoutGrid,
   IconSettings,
+  IconSwitchHorizontal,
 } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useAuthStore, type OrgListEntry } from '../../lib/auth-store';
@@ -19,6 +20,7 @@ import {
   enabledModules,
   moduleName,
   switchChannel,
+  switchOrganization,
   switchWorkspace,
   useWorkspaceAccess,
 } from '../../lib/tenancy';
@@ -35,8 +37,16 @@ function orgGear(entry: OrgListEntry) {
   });
 }
 
+/**
+ * Where a header control is drawn: in the header itself (wide screens), or full width in the
+ * sidebar's drawer (phones, where the header keeps only the logo, the bell and the account menu).
+ */
+export interface PlacementProps {
+  inDrawer?: boolean;
+}
+
 /** The channel dropdown (spec §2): the enabled modules of the current workspace. */
-export function ChannelMenu() {
+export function ChannelMenu({ inDrawer = false }: PlacementProps) {
   const client = useAuthStore((s) => s.current_client);
   const channels = useAuthStore((s) => s.ps_current_channel);
   if (!client) return null;
@@ -52,12 +62,20 @@ export function ChannelMenu() {
           color="dark"
           size="sm"
           px={8}
+          fullWidth={inDrawer}
+          justify={inDrawer ? 'space-between' : undefined}
           rightSection={<IconChevronDown size={14} aria-hidden="true" />}
           leftSection={<IconLayoutGrid size={16} aria-hidden="true" />}
           aria-label={`Module: ${label}`}
-          styles={{ label: { maxWidth: 140, overflow: 'hidden', textOverflow: 'ellipsis' } }}
+          styles={{
+            label: {
+              maxWidth: inDrawer ? '100%' : 140,
+              overflow: 'hidden',
+              textOverflow: 'ellipsis',
+            },
+          }}
         >
-          <Text span size="sm" fw={600} visibleFrom="md" inherit>
+          <Text span size="sm" fw={600} visibleFrom={inDrawer ? undefined : 'md'} inherit>
             {label}
           </Text>
         </Button>
@@ -82,12 +100,14 @@ export function ChannelMenu() {
 
 /**
  * The workspace dropdown (spec §2, §4): workspaces grouped by organization, in the stored order
- * (the current organization and workspace first); each organization's settings where the gear
- * rule allows; adding an organization with can_create_client.
+ * (the current organization and workspace first); switching to another organization, when there
+ * are several (spec §4: saved, the current workspace reset); each organization's settings where the gear rule allows;
+ * adding an organization with can_create_client.
  */
-export function WorkspaceMenu() {
+export function WorkspaceMenu({ inDrawer = false }: PlacementProps) {
   const list = useAuthStore((s) => s.org.list);
   const client = useAuthStore((s) => s.current_client);
+  const currentOrgId = useAuthStore((s) => s.org.current?.id);
   const canCreate = useAuthStore((s) => s.user?.can_create_client ?? false);
   if (list.length === 0 && !canCreate) return null;
 
@@ -104,9 +124,17 @@ export function WorkspaceMenu() {
           variant="light"
           size="sm"
           px={10}
+          fullWidth={inDrawer}
+          justify={inDrawer ? 'space-between' : undefined}
           rightSection={<IconChevronDown size={14} aria-hidden="true" />}
           aria-label={`Workspace: ${client?.name ?? 'none chosen'}`}
-          styles={{ label: { maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis' } }}
+          styles={{
+            label: {
+              maxWidth: inDrawer ? '100%' : 160,
+              overflow: 'hidden',
+              textOverflow: 'ellipsis',
+            },
+          }}
         >
           {client?.name ?? 'Workspaces'}
         </Button>
@@ -115,7 +143,10 @@ export function WorkspaceMenu() {
         {list.map((entry, index) => (
           <div key={entry.organization.id} role="group" aria-label={entry.organization.name}>
             {index > 0 && <Menu.Divider />}
-            <Menu.Label>{entry.organization.name}</Menu.Label>
+            <Menu.Label>
+              {entry.organization.name}
+              {entry.organization.id === currentOrgId && ' · current'}
+            </Menu.Label>
             {entry.clients.length === 0 && <Menu.Item disabled>No workspace yet</Menu.Item>}
             {entry.clients.map((c) => (
               <Menu.Item
@@ -129,6 +160,14 @@ export function WorkspaceMenu() {
                 {c.name}
               </Menu.Item>
             ))}
+            {list.length > 1 && entry.organization.id !== currentOrgId && (
+              <Menu.Item
+                onClick={() => switchOrganization(entry.organization.id)}
+                leftSection={<IconSwitchHorizontal size={14} aria-hidden="true" />}
+              >
+                Switch to {entry.organization.name}
+              </Menu.Item>
+            )}
             {orgGear(entry) && (
               <Menu.Item
                 component={Link}
@@ -159,7 +198,7 @@ export function WorkspaceMenu() {
 }
 
 /** The settings gears of the current organization and workspace (spec §6). */
-export function SettingsGears() {
+export function SettingsGears({ inDrawer = false }: PlacementProps) {
   const client = useAuthStore((s) => s.current_client);
   const current = useAuthStore((s) => s.org.current);
   const list = useAuthStore((s) => s.org.list);
@@ -183,7 +222,7 @@ export function SettingsGears() {
             color="gray"
             size="lg"
             aria-label={`Organization settings: ${entry.organization.name}`}
-            visibleFrom="sm"
+            visibleFrom={inDrawer ? undefined : 'sm'}
           >
             <IconBuildingCog size={20} aria-hidden="true" />
           </ActionIcon>

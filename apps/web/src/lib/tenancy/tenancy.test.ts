@@ -174,6 +174,20 @@ describe('switches', () => {
     expect(mock.callsTo('POST /v1/activities/')).toHaveLength(0);
   });
 
+  it('choosing the current workspace on its own home re-enters it through the redirect hop', () => {
+    mockApi({});
+    signedIn();
+    applyOrganizationList(orgList());
+    const navigate = vi.fn();
+    registerNavigator({ navigate, currentPath: () => `/tr/${ids.dock}/home` });
+    useAuthStore.setState({ current_client: { id: ids.dock, name: 'dock', modules: [] } });
+    switchWorkspace(ids.dock);
+    expect(navigate).toHaveBeenCalledWith(
+      `/redirect?path=${encodeURIComponent(`/tr/${ids.dock}/home`)}`,
+      { replace: true },
+    );
+  });
+
   it('organization switch saves it and resets the current workspace', () => {
     applyOrganizationList(orgList());
     useAuthStore.setState({ current_client: { id: ids.dock, name: 'dock', modules: [] } });

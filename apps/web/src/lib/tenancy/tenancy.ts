@@ -1,6 +1,6 @@
 import type { MyOrganizationEntry } from '@portolan/contract';
 import { useAuthStore, type OrgListEntry } from '../auth-store';
-import { navigateTo } from '../navigation';
+import { currentPath, hopPath, navigateTo, pathnameOf } from '../navigation';
 import { queryClient } from '../query-client';
 import { fetchUserClientSettings, myOrganizationsKey, recordWorkspaceAccess } from './api';
 import {
@@ -230,7 +230,8 @@ export function openInNewTab(path: string): void {
 /**
  * The user chose a workspace (spec §4): it becomes current. A workspace other than the current
  * one records ACCESS_WORKSPACE, then opens its first enabled module's home (or the no-module
- * page) in a new tab; the current one opens in this tab.
+ * page) in a new tab; the current one opens in this tab (re-entered through `/redirect` when it
+ * is already on screen).
  */
 export function switchWorkspace(clientId: string): void {
   const previous = useAuthStore.getState().current_client?.id;
@@ -243,7 +244,9 @@ export function switchWorkspace(clientId: string): void {
       ? moduleHomePath(channel, clientId)
       : workspaceHomePath(clientId, modules);
   if (previous === clientId) {
-    navigateTo(home);
+    // Already on its home: re-entered through the redirect hop, so the page loads afresh.
+    if (pathnameOf(currentPath()) === home) navigateTo(hopPath(home), { replace: true });
+    else navigateTo(home);
     return;
   }
   const module = defaultChannel(modules);
@@ -251,7 +254,11 @@ export function switchWorkspace(clientId: string): void {
   openInNewTab(home);
 }
 
-/** Spec §4: switching organization saves it and resets the current workspace. */
+/**
+ * Spec §4: switching organization saves it and resets the current workspace; the organization
+ * goes first in the stored list, and the dashboard opens (the workspace page on screen does not
+ * take its workspace back: the guard adopts a page's workspace once, on arrival).
+ */
 export function switchOrganization(orgId: string): void {
   const state = useAuthStore.getState();
   const entry = state.org.list.find((e) => e.organization.id === orgId);
@@ -262,6 +269,7 @@ export function switchOrganization(orgId: string): void {
     role: { userRole: null, currentEditClientId: null },
   });
   reorderStored();
+  navigateTo('/ps/dashboard');
 }
 
 /**

@@ -7,6 +7,7 @@ import { ListSkeleton } from '../../../lib/list-skeleton';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { balanceServicesQueryOptions } from '../api/balance-api';
 import { formatMoney } from '../format';
+import { scrollRegion } from '../../../lib/scroll-region';
 
 /**
  * What draws on the balance: each service a module charges per unit, at what price, and whether
@@ -30,7 +31,10 @@ export function BalanceServices({ planType }: { planType: PlanType | null }) {
         </EmptyListCard>
       ) : (
         <Card padding={0} withBorder>
-          <Table.ScrollContainer minWidth={520}>
+          <Table.ScrollContainer
+            minWidth={520}
+            scrollAreaProps={scrollRegion('Services and prices')}
+          >
             <Table verticalSpacing="sm" horizontalSpacing="md" aria-label="Services and prices">
               <Table.Thead>
                 <Table.Tr>

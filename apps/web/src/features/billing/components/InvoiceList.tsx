@@ -12,6 +12,7 @@ import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { toast } from '../../../lib/toasts';
 import { downloadInvoicePdf, INVOICE_PAGE_SIZE, invoicesQueryOptions } from '../api/invoices-api';
 import { formatMoney } from '../format';
+import { scrollRegion } from '../../../lib/scroll-region';
 
 const STATUS = {
   PAID: { label: 'Paid', color: 'teal' },
@@ -53,7 +54,7 @@ export function InvoiceList({ orgId }: { orgId: string }) {
   return (
     <Stack gap="md">
       <Card padding={0} withBorder aria-busy={invoices.isPlaceholderData || undefined}>
-        <Table.ScrollContainer minWidth={640}>
+        <Table.ScrollContainer minWidth={640} scrollAreaProps={scrollRegion('Invoices')}>
           <Table verticalSpacing="sm" horizontalSpacing="md" striped aria-label="Invoices">
             <Table.Caption>
               {count} {count === 1 ? 'invoice' : 'invoices'}, newest first

@@ -3,6 +3,7 @@ import { LEDGER_ENTRY_TYPE_LABELS, type LedgerEntry } from '@portolan/contract';
 import { formatDate } from '../../../lib/dates';
 import { formatMoney, formatSignedMoney } from '../format';
 import { LEDGER_TYPE_COLORS, ledgerService, ledgerWho } from '../ledger-format';
+import { scrollRegion } from '../../../lib/scroll-region';
 
 /** One page of balance movements, newest first: what, who, how much, and the balance after. */
 export function LedgerTable({
@@ -20,7 +21,7 @@ export function LedgerTable({
 }) {
   return (
     <Card padding={0} withBorder aria-busy={busy || undefined}>
-      <Table.ScrollContainer minWidth={720}>
+      <Table.ScrollContainer minWidth={720} scrollAreaProps={scrollRegion('Balance history')}>
         <Table verticalSpacing="sm" horizontalSpacing="md" striped aria-label="Balance history">
           <Table.Caption>
             {count} {count === 1 ? 'movement' : 'movements'}, newest first

@@ -2,11 +2,12 @@ import { Table } from '@mantine/core';
 import { PLAN_LIMIT_KEYS, type Plan } from '@portolan/contract';
 import { LIMIT_LABELS, limitText } from '../format';
 import { priceText } from './PlanCard';
+import { scrollRegion } from '../../../lib/scroll-region';
 
 /** The plans side by side: price and each limit, one column a plan. */
 export function PlanComparison({ plans, currentType }: { plans: Plan[]; currentType?: string }) {
   return (
-    <Table.ScrollContainer minWidth={560}>
+    <Table.ScrollContainer minWidth={560} scrollAreaProps={scrollRegion('Plans compared')}>
       <Table withTableBorder withColumnBorders striped data-testid="plan-comparison">
         <Table.Caption>Plans compared: what each allows</Table.Caption>
         <Table.Thead>

@@ -107,6 +107,8 @@ function WorkspaceMenu({ client, orgId, orgRole, onApprove, onDelete }: RowProps
   const allowed = workspaceActions(orgRole, client);
   const base = `/ps/organization-settings/${encodeURIComponent(orgId)}/clients/${encodeURIComponent(client.id)}`;
   if (!Object.values(allowed).some(Boolean)) return null;
+  // A menu with no item would be an empty role="menu" (axe aria-required-children).
+  const inMenu = allowed.edit || allowed.modules || allowed.applications || allowed.remove;
   return (
     <Group gap="xs" wrap="nowrap" justify="flex-end">
       {allowed.approve && (
@@ -120,54 +122,56 @@ function WorkspaceMenu({ client, orgId, orgRole, onApprove, onDelete }: RowProps
           Approve
         </Button>
       )}
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${client.name}`}>
-            <IconDots size={18} aria-hidden="true" />
-          </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {allowed.edit && (
-            <Menu.Item
-              component={Link}
-              to={`${base}/edit`}
-              leftSection={<IconPencil size={14} aria-hidden="true" />}
-            >
-              Edit
-            </Menu.Item>
-          )}
-          {allowed.modules && (
-            <Menu.Item
-              component={Link}
-              to={`${base}/modules`}
-              leftSection={<IconPuzzle size={14} aria-hidden="true" />}
-            >
-              Modules
-            </Menu.Item>
-          )}
-          {allowed.applications && (
-            <Menu.Item
-              component={Link}
-              to={`${base}/applications`}
-              leftSection={<IconApps size={14} aria-hidden="true" />}
-            >
-              Applications
-            </Menu.Item>
-          )}
-          {allowed.remove && (
-            <>
-              <Menu.Divider />
+      {inMenu && (
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${client.name}`}>
+              <IconDots size={18} aria-hidden="true" />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            {allowed.edit && (
               <Menu.Item
-                color="red.9"
-                leftSection={<IconTrash size={14} aria-hidden="true" />}
-                onClick={() => onDelete(client)}
+                component={Link}
+                to={`${base}/edit`}
+                leftSection={<IconPencil size={14} aria-hidden="true" />}
               >
-                Delete
+                Edit
               </Menu.Item>
-            </>
-          )}
-        </Menu.Dropdown>
-      </Menu>
+            )}
+            {allowed.modules && (
+              <Menu.Item
+                component={Link}
+                to={`${base}/modules`}
+                leftSection={<IconPuzzle size={14} aria-hidden="true" />}
+              >
+                Modules
+              </Menu.Item>
+            )}
+            {allowed.applications && (
+              <Menu.Item
+                component={Link}
+                to={`${base}/applications`}
+                leftSection={<IconApps size={14} aria-hidden="true" />}
+              >
+                Applications
+              </Menu.Item>
+            )}
+            {allowed.remove && (
+              <>
+                <Menu.Divider />
+                <Menu.Item
+                  color="red.9"
+                  leftSection={<IconTrash size={14} aria-hidden="true" />}
+                  onClick={() => onDelete(client)}
+                >
+                  Delete
+                </Menu.Item>
+              </>
+            )}
+          </Menu.Dropdown>
+        </Menu>
+      )}
     </Group>
   );
 }
