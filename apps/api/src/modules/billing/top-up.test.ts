@@ -118,6 +118,29 @@ describe('top-ups with a saved card, and billing in the activity log', () => {
     expect(recorded.at(-1)!.data).toMatchObject({ credit: pkg.credit, amount: pkg.price });
   });
 
+  it('fifty at once with one Idempotency-Key credit once; with fifty keys, fifty times exactly', async () => {
+    const key = newKey();
+    const before = await balanceOf(s.orgId);
+    const same = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        topUp(s.people.OWNER, s.orgId, { fund_package_id: pkg.id, payment_method_id: good }, key),
+      ),
+    );
+    // One request does the work; the others replay its answer or are told it is in progress.
+    expect(same.filter((a) => a.statusCode >= 500)).toEqual([]);
+    const ids = new Set(same.filter((a) => a.statusCode === 201).map((a) => a.json().id));
+    expect(ids.size).toBe(1);
+    expect(await balanceOf(s.orgId)).toBe(before + pkg.credit);
+
+    const many = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        topUp(s.people.OWNER, s.orgId, { fund_package_id: pkg.id, payment_method_id: good }),
+      ),
+    );
+    expect(many.map((a) => a.statusCode)).toEqual(Array(50).fill(201));
+    expect(await balanceOf(s.orgId)).toBe(before + 51 * pkg.credit);
+  });
+
   it('answers OWNER and ADMIN; 403 STAFF and CLIENT; 404 another organization; 401 anonymous', async () => {
     const body = { fund_package_id: pkg.id, payment_method_id: good };
     const expected: [Person | 'anonymous', number][] = [
