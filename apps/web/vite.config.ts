@@ -3,7 +3,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { staticallyNeeded } from './build/public-reach.ts';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
 
 const apiTarget = 'http://127.0.0.1:3000';
 const contractDir = decodeURIComponent(
@@ -61,11 +62,25 @@ function precompress(): Plugin {
 /** The chunk of code that the pages share (see `codeSplitting` below). */
 const SHARED_CHUNK = 'shared';
 /**
+ * The part of the shared code the public pages need: what the sign-in layout, the sign-in,
+ * registration and password pages and the toasts (GlobalUi, on every page) import. index.html
+ * preloads it for every page; a signed-in page also needs SHARED_CHUNK (menus, modals, tables…),
+ * which app.html preloads (see `firstScreenHtml`). /login no longer downloads ~65 KB (brotli) of
+ * code it never runs before it can paint.
+ */
+const PUBLIC_CHUNK = 'public';
+/** The modules the public first screens start from (their static imports are public). */
+const PUBLIC_ENTRIES =
+  /[\\/]apps[\\/]web[\\/]src[\\/](?:app[\\/]layout[\\/](?:AuthLayout|GlobalUi)\.tsx|features[\\/]auth[\\/]pages[\\/][^\\/]+Page\.tsx)$/;
+/** The layout of the signed-in pages: app.html preloads its chunk. */
+const APP_LAYOUT = /[\\/]apps[\\/]web[\\/]src[\\/]app[\\/]layout[\\/]AppLayout\.tsx$/;
+
+/**
  * The web lib files and contract rules that only the member and permission pages use. Nothing
  * the shared chunk imports may match (lib/members.ts, lib/permission-paths.ts and the contract's
  * member and permission rules are used by the settings layout and the members API hooks): the
  * shared chunk would import this one and every page, the dashboard too, would load it.
- * `sharedChunkStandsAlone` fails the build when that happens.
+ * `firstLoadStandsAlone` fails the build when that happens.
  */
 const SETTINGS_MODULES =
   /[\\/](?:apps[\\/]web[\\/]src[\\/](?:lib[\\/](?:member-[^\\/]*|invite-form|list-filters|list-skeleton|all-pages|dates|data-export[^\\/]*)\.tsx?|features[\\/]permissions[\\/])|packages[\\/]contract[\\/]src[\\/]permission-resolution\.ts)/;
@@ -77,14 +92,45 @@ const SETTINGS_MODULES =
 const BILLING_MODULES = /[\\/]apps[\\/]web[\\/]src[\\/]features[\\/]billing[\\/]/;
 
 /**
- * Every page needs the shared chunk, so index.html names it as a modulepreload: it downloads
- * beside the entry script instead of after it, and the first page then waits only for its own
- * (small) chunks.
+ * Splits the shared group in two: a module goes to PUBLIC_CHUNK when a public first screen
+ * (PUBLIC_ENTRIES) reaches it by static imports, else to SHARED_CHUNK. The plugin notes the entry
+ * modules once the module graph is complete; the `name` function of the group walks their static
+ * imports on its first call of a chunking pass.
  */
-function preloadSharedChunk(): Plugin {
+function publicSplit() {
+  let entries: string[] = [];
+  const plugin: Plugin = {
+    name: 'portolan:public-split',
+    apply: 'build',
+    buildEnd() {
+      entries = [...this.getModuleIds()].filter((id) => PUBLIC_ENTRIES.test(id));
+      if (entries.length === 0) this.error('No public entry module found (PUBLIC_ENTRIES).');
+    },
+  };
+  let needed: Set<string> | null = null;
+  const name = (id: string, ctx: Rolldown.ChunkingContext) => {
+    needed ??= staticallyNeeded(entries, (m) => ctx.getModuleInfo(m));
+    return needed.has(id) ? PUBLIC_CHUNK : SHARED_CHUNK;
+  };
+  return { plugin, name };
+}
+const split = publicSplit();
+
+/**
+ * The first screen's code downloads beside the entry script instead of after it:
+ * - index.html (public pages) names PUBLIC_CHUNK as a modulepreload: every page needs it;
+ * - app.html, a copy for the signed-in pages (the server sends it for every path that is not a
+ *   public page, `apps/api/src/plugins/static-spa.ts`), also names SHARED_CHUNK and the app
+ *   layout's chunk with what it imports, and the layout's stylesheets.
+ */
+function firstScreenHtml(): Plugin {
   let base = '/';
+  const link = (href: string, rel: 'modulepreload' | 'stylesheet') =>
+    rel === 'modulepreload'
+      ? `<link rel="modulepreload" crossorigin href="${base}${href}">`
+      : `<link rel="stylesheet" crossorigin href="${base}${href}">`;
   return {
-    name: 'portolan:preload-shared-chunk',
+    name: 'portolan:first-screen-html',
     apply: 'build',
     configResolved(config) {
       base = config.base;
@@ -92,43 +138,96 @@ function preloadSharedChunk(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(_html, ctx) {
-        const shared = Object.values(ctx.bundle ?? {}).find(
-          (c) => c.type === 'chunk' && c.name === SHARED_CHUNK && !c.isEntry,
+        const chunk = Object.values(ctx.bundle ?? {}).find(
+          (c) => c.type === 'chunk' && c.name === PUBLIC_CHUNK && !c.isEntry,
         );
-        if (!shared) return;
+        if (!chunk) return;
         return [
           {
             tag: 'link',
-            attrs: { rel: 'modulepreload', crossorigin: true, href: `${base}${shared.fileName}` },
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `${base}${chunk.fileName}` },
             injectTo: 'head',
           },
         ];
+      },
+    },
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const index = bundle['index.html'];
+        if (!index || index.type !== 'asset') this.error('index.html is not in the bundle');
+        const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const entry = chunks.find((c) => c.isEntry);
+        const layout = chunks.find((c) => c.facadeModuleId && APP_LAYOUT.test(c.facadeModuleId));
+        const shared = chunks.find((c) => c.name === SHARED_CHUNK && !c.isEntry);
+        const publicChunks = chunks.filter((c) => c.name === PUBLIC_CHUNK).map((c) => c.fileName);
+        if (!entry || !layout || !shared) this.error('no entry, app layout or shared chunk');
+        // The layout, the shared chunk and every chunk they import (the entry and the public
+        // chunk are named by index.html already).
+        const named = new Set([entry.fileName, ...entry.imports, ...publicChunks]);
+        const js: string[] = [];
+        const css = new Set<string>();
+        const add = (file: string) => {
+          if (named.has(file)) return;
+          named.add(file);
+          const chunk = byFile.get(file);
+          if (!chunk) return;
+          js.push(file);
+          chunk.viteMetadata?.importedCss.forEach((f) => css.add(f));
+          chunk.imports.forEach(add);
+        };
+        add(shared.fileName);
+        add(layout.fileName);
+        const html = String(index.source);
+        const tags = [
+          ...js.map((f) => link(f, 'modulepreload')),
+          ...[...css].map((f) => link(f, 'stylesheet')),
+        ];
+        this.emitFile({
+          type: 'asset',
+          fileName: 'app.html',
+          source: html.replace('</head>', `  ${tags.join('\n    ')}\n  </head>`),
+        });
       },
     },
   };
 }
 
 /**
- * The build fails when the shared chunk (loaded by every page) imports the settings or billing
- * chunk: a module matched by SETTINGS_MODULES or BILLING_MODULES that shared code uses. The
- * dashboard then loads the member pages' code (it did, 10 KB, until this check).
+ * The build fails when a chunk every page loads imports one it should not: the shared chunk
+ * the settings or billing chunk (the dashboard then loads the member pages' code: it did, 10 KB,
+ * until this check), or the public chunk or a public first screen's chunk any of those (the
+ * sign-in page then loads the signed-in pages' code).
  */
-function sharedChunkStandsAlone(): Plugin {
+function firstLoadStandsAlone(): Plugin {
   return {
-    name: 'portolan:shared-chunk-stands-alone',
+    name: 'portolan:first-load-stands-alone',
     apply: 'build',
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
-      const shared = chunks.find((c) => c.name === SHARED_CHUNK && !c.isEntry);
-      const grouped = chunks.filter((c) => c.name === 'settings' || c.name === 'billing');
-      for (const group of grouped) {
-        if (!shared?.imports.includes(group.fileName)) continue;
-        const used = Object.keys(group.modules).filter((id) =>
-          this.getModuleInfo(id)?.importers.some((i) => shared.modules[i]),
-        );
-        this.error(
-          `The shared chunk imports the ${group.name} chunk, so every page loads it. Modules of ${group.name} that shared code imports: ${used.join(', ') || '(see the importers of its modules)'}`,
-        );
+      const rules = [
+        ...chunks
+          .filter((c) => c.name === SHARED_CHUNK && !c.isEntry)
+          .map((c) => ({ chunk: c, banned: ['settings', 'billing'] })),
+        ...chunks
+          .filter(
+            (c) =>
+              (c.name === PUBLIC_CHUNK && !c.isEntry) ||
+              (c.facadeModuleId && PUBLIC_ENTRIES.test(c.facadeModuleId)),
+          )
+          .map((c) => ({ chunk: c, banned: [SHARED_CHUNK, 'settings', 'billing'] })),
+      ];
+      for (const { chunk, banned } of rules) {
+        for (const group of chunks.filter((c) => banned.includes(c.name))) {
+          if (!chunk.imports.includes(group.fileName)) continue;
+          const used = Object.keys(group.modules).filter((id) =>
+            this.getModuleInfo(id)?.importers.some((i) => chunk.modules[i]),
+          );
+          this.error(
+            `The ${chunk.name} chunk imports the ${group.name} chunk, so pages that need only the first loads it too. Modules of ${group.name} that ${chunk.name} imports: ${used.join(', ') || '(see the importers of its modules)'}`,
+          );
+        }
       }
     },
   };
@@ -165,9 +264,10 @@ export default defineConfig({
   base: '/',
   plugins: [
     react(),
-    preloadSharedChunk(),
+    split.plugin,
+    firstScreenHtml(),
     noZodInBundle(),
-    sharedChunkStandsAlone(),
+    firstLoadStandsAlone(),
     precompress(),
   ],
   build: {
@@ -209,7 +309,7 @@ export default defineConfig({
               priority: 1.6,
               includeDependenciesRecursively: false,
             },
-            { name: SHARED_CHUNK, minShareCount: 2, priority: 1 },
+            { name: split.name, minShareCount: 2, priority: 1 },
           ],
         },
       },

@@ -34,3 +34,4 @@ export * from './data-exports.ts';
 export * from './data-export-schemas.ts';
 export * from './share-links.ts';
 export * from './share-link-schemas.ts';
+export * from './pages.ts';

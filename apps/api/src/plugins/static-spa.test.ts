@@ -191,3 +191,36 @@ describe.skipIf(!built)('static web app: the real build', () => {
     }
   });
 });
+
+describe('static web app: app.html for the signed-in pages', () => {
+  const appDist = fs.mkdtempSync(path.join(os.tmpdir(), 'portolan-web-app-'));
+  const PUBLIC_HTML = '<!doctype html><title>public</title>';
+  const APP_HTML = '<!doctype html><title>app</title><link rel="modulepreload" href="/x.js">';
+  fs.writeFileSync(path.join(appDist, 'index.html'), PUBLIC_HTML);
+  fs.writeFileSync(path.join(appDist, 'app.html'), APP_HTML);
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ WEB_DIST: appDist });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(appDist, { recursive: true, force: true });
+  });
+
+  it('sends index.html to the public pages and app.html to the others', async () => {
+    const page = async (url: string) => (await t.app.inject({ method: 'GET', url })).body;
+    for (const url of [
+      '/',
+      '/login',
+      '/register/',
+      '/forgot-password?x=1',
+      '/reset-password',
+      '/ps/clients/invitation',
+      '/share/abc',
+      '/tr/0c000000-0000-4000-8000-000000000001/share/abc',
+    ])
+      expect(await page(url), url).toBe(PUBLIC_HTML);
+    for (const url of ['/ps/dashboard', '/ps/profile/', '/tr/x/home', '/redirect?path=/', '/nope'])
+      expect(await page(url), url).toBe(APP_HTML);
+  });
+});

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { ErrorCode } from '@portolan/contract';
+import { ErrorCode, isPublicPage } from '@portolan/contract';
 import { sendError } from './errors.ts';
 
 /** First path segments of the API, its documents and the uploads: never the web app. */
@@ -33,10 +33,15 @@ export function isApiPath(url: string): boolean {
  * accepts `gzip`, else as is; with `Content-Encoding`, the original's `Content-Type`, the same
  * caching, and `Vary: Accept-Encoding` on every variant. The copies are never routes of their
  * own, and nothing here compresses at request time.
+ *
+ * The fallback sends index.html to the public pages (`isPublicPage`) and app.html, when the build
+ * made one, to every other path: the same page, which also preloads the signed-in layout's code,
+ * so a signed-in page does not wait for the entry script to ask for it.
  */
 export async function registerSpa(app: FastifyInstance, distDir: string): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
+  const hasAppHtml = fs.existsSync(path.join(distDir, 'app.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: distDir,
@@ -58,7 +63,8 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
     if (!isApiPath(url) && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
       const assetLike = /\.[a-z0-9]{2,5}$/i.test(url);
       if (!assetLike) {
-        return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+        const page = hasAppHtml && !isPublicPage(url) ? 'app.html' : 'index.html';
+        return reply.header('cache-control', 'no-cache').type('text/html').sendFile(page);
       }
     }
     return sendError(reply, 404, {

@@ -1,13 +1,33 @@
-import { Messages } from '@portolan/contract';
+import { isPublicPage, Messages, PUBLIC_PAGES } from '@portolan/contract';
 import { render, screen, within } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { describe, expect, it, vi } from 'vitest';
 import { RouteErrorBoundary } from './layout/RouteErrorBoundary';
 import { AppProviders } from './providers';
-import { lazyPage, routes } from './router';
+import { authLayout, lazyPage, routes } from './router';
 
 describe('router', () => {
+  it('lists every page of the sign-in layout as a public page (the server sends it index.html)', () => {
+    const paths: string[] = [];
+    const walk = (list: typeof routes, prefix: string, underAuth: boolean) => {
+      for (const route of list) {
+        const inAuth = underAuth || route.lazy === authLayout;
+        const full = route.path ? `${prefix}/${route.path}`.replace(/\/+/g, '/') : prefix;
+        if (inAuth && route.path) paths.push(full);
+        if (route.children) walk(route.children, full, inAuth);
+      }
+    };
+    walk(routes, '', false);
+    expect(paths.length).toBeGreaterThan(8);
+    for (const p of paths) {
+      const concrete = p.replace(/:[^/]+/g, 'x').replace(/\*$/, 'y');
+      expect(isPublicPage(concrete), p).toBe(true);
+    }
+    // And nothing else: every listed page is one of those routes (or the root, which redirects).
+    for (const p of PUBLIC_PAGES) if (p !== '/') expect(paths, p).toContain(p);
+  });
+
   it('makes every page a lazy route', () => {
     const pages: string[] = [];
     const walk = (list: typeof routes) => {

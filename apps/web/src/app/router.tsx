@@ -40,7 +40,7 @@ export function lazyPage(load: () => Promise<ComponentType>): RouteObject['lazy'
 const handle = (h: RouteHandle) => h;
 
 /** The layouts are chunks of their own too: the first page only loads the one it needs. */
-const authLayout = lazyPage(() => import('./layout/AuthLayout').then((m) => m.AuthLayout));
+export const authLayout = lazyPage(() => import('./layout/AuthLayout').then((m) => m.AuthLayout));
 const appLayout = lazyPage(() => import('./layout/AppLayout').then((m) => m.AppLayout));
 
 const dashboard = {

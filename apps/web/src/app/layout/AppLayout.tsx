@@ -15,7 +15,7 @@ import {
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { ModalsProvider } from '@mantine/modals';
 import { IconHome, IconLayoutDashboard, IconSettings } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useAuthStore } from '../../lib/auth-store';
 import { moduleHomePath, moduleName, moduleOfPath } from '../../lib/tenancy';
@@ -61,6 +61,12 @@ export function AppLayout() {
   );
   // A collapsed sidebar is off screen: keep keyboard focus and screen readers out of it too.
   const sidebarHidden = mobileView ? !mobileOpened : !desktopOpened;
+  // On a phone the drawer is drawn on its first opening, not with the page: its menus, scroll
+  // area and links are work a slow phone does before the page responds (total blocking time).
+  // Once drawn it stays, so that closing it slides its content away.
+  const [drawerDrawn, setDrawerDrawn] = useState(false);
+  if (mobileOpened && !drawerDrawn) setDrawerDrawn(true);
+  const sidebarContent = !mobileView || drawerDrawn;
   const currentClientId = useAuthStore((s) => s.current_client?.id);
   const home = currentClientId
     ? `/ps/${encodeURIComponent(currentClientId)}/dashboard`
@@ -157,7 +163,7 @@ export function AppLayout() {
       </AppShell.Header>
 
       <AppShell.Navbar id="app-sidebar" aria-label="Main navigation" p="sm" inert={sidebarHidden}>
-        {mobileView && (
+        {mobileView && drawerDrawn && (
           <AppShell.Section
             pb="sm"
             mb="sm"
@@ -172,29 +178,31 @@ export function AppLayout() {
             </Stack>
           </AppShell.Section>
         )}
-        <AppShell.Section grow component={SidebarScroll}>
-          {module && moduleLinks.length > 0 && (
-            <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt={4} pb={6}>
-              {moduleName(module)}
-            </Text>
-          )}
-          {[...moduleLinks, ...links].map((link) => (
-            <NavLink
-              key={`${link.label}-${link.to}`}
-              component={Link}
-              to={link.to}
-              label={link.label}
-              active={link.active}
-              aria-current={link.active ? 'page' : undefined}
-              leftSection={<link.icon size={18} stroke={1.6} aria-hidden="true" />}
-              variant="light"
-              fw={500}
-              style={{ borderRadius: 'var(--mantine-radius-md)' }}
-              mb={4}
-              onClick={mobile.close}
-            />
-          ))}
-        </AppShell.Section>
+        {sidebarContent && (
+          <AppShell.Section grow component={SidebarScroll}>
+            {module && moduleLinks.length > 0 && (
+              <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt={4} pb={6}>
+                {moduleName(module)}
+              </Text>
+            )}
+            {[...moduleLinks, ...links].map((link) => (
+              <NavLink
+                key={`${link.label}-${link.to}`}
+                component={Link}
+                to={link.to}
+                label={link.label}
+                active={link.active}
+                aria-current={link.active ? 'page' : undefined}
+                leftSection={<link.icon size={18} stroke={1.6} aria-hidden="true" />}
+                variant="light"
+                fw={500}
+                style={{ borderRadius: 'var(--mantine-radius-md)' }}
+                mb={4}
+                onClick={mobile.close}
+              />
+            ))}
+          </AppShell.Section>
+        )}
       </AppShell.Navbar>
 
       <AppShell.Main bg="gray.0">

@@ -1,5 +1,4 @@
 import { Anchor, Box, Center, Container, Paper } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
 import { Link, Outlet } from 'react-router';
 import { Copyright } from './Copyright';
 import { Logo } from './Logo';
@@ -30,9 +29,7 @@ export function AuthLayout() {
       <Box component="main" style={{ flex: 1 }} px="md" pb="xl">
         <Container size={460} p={0}>
           <Paper withBorder shadow="md" radius="lg" p={{ base: 'lg', sm: 32 }}>
-            <ModalsProvider labels={{ confirm: 'Confirm', cancel: 'Cancel' }}>
-              <Outlet />
-            </ModalsProvider>
+            <Outlet />
           </Paper>
         </Container>
       </Box>
