@@ -1,6 +1,5 @@
 import {
   APP_PROFILES,
-  can,
   effectiveWorkspaceRole,
   ErrorCode,
   MODULE_CODES,
@@ -19,10 +18,9 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { clientModules, clients } from '../../db/schema/index.ts';
-import { badRequest, conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
-import { findActor, lockTenant, type Actor } from '../access/index.ts';
+import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.ts';
+import { type Actor, type AuthState, decideTenant, lockTenant } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
-import type { AuthState } from '../auth/index.ts';
 import { createNotification } from '../notifications/index.ts';
 import { isOwnUploadUrl } from '../uploads/index.ts';
 import { assertWorkspaceLimit } from './limits.ts';
@@ -188,11 +186,12 @@ export async function createClientIn(
   auth: AuthState,
   input: ClientCreate & { organization: string },
 ): Promise<Client> {
-  const actor = await findActor(ctx.db, auth, { organizationId: input.organization });
-  if (!actor) throw notFound('Not found, or you are not a member of it.');
-  if (!can(actor, 'organization.clients.create')) {
-    throw forbidden();
-  }
+  const actor = await decideTenant(
+    ctx.db,
+    auth,
+    { organizationId: input.organization },
+    'organization.clients.create',
+  );
   return createClient(ctx, actor, { name: input.name, logo: input.logo });
 }
 
