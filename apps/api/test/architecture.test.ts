@@ -29,10 +29,51 @@ function tablePaths(markdown: string): { rule: string; file: string }[] {
 
 const exists = (file: string) => BASES.some((base) => fs.existsSync(path.join(ROOT, base, file)));
 
+/** Functions (and classes) the text names as `name(` or `object.name(`, by their last name. */
+export function namedFunctions(markdown: string): string[] {
+  const names = [...markdown.matchAll(/`(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)\(/g)];
+  return [...new Set(names.map((m) => m[1]!))];
+}
+
+/** Where the tree's source lives: every .ts/.tsx/.js of the packages, apps, scripts and e2e. */
+function sourceText(): string {
+  const texts: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (['node_modules', 'dist', 'data', 'migrations'].includes(entry.name)) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.(ts|tsx|js)$/.test(entry.name)) texts.push(fs.readFileSync(full, 'utf8'));
+    }
+  };
+  for (const top of ['apps', 'packages', 'scripts', 'e2e']) walk(path.join(ROOT, top));
+  return texts.join('\n');
+}
+
+/** Whether `name` is defined (a function, class, const/let, or a property holding a function). */
+export function isDefined(source: string, name: string): boolean {
+  const n = name.replace(/\$/g, '\\$');
+  return new RegExp(
+    `\\b(?:function\\*?\\s+${n}|class\\s+${n}|(?:const|let|var)\\s+${n})\\b|` +
+      `(?:^|[\\s{,])${n}\\s*[:=]\\s*(?:async\\s*)?(?:\\(|function\\b)`,
+    'm',
+  ).test(source);
+}
+
 describe.runIf(testEngine === 'pglite')('ARCHITECTURE.md', () => {
   it('names only files that exist in "Where each rule lives"', () => {
     const paths = tablePaths(fs.readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8'));
     expect(paths.length).toBeGreaterThan(5);
     expect(paths.filter((p) => !exists(p.file))).toEqual([]);
+  });
+
+  it('names only functions that exist in the tree', () => {
+    const names = namedFunctions(fs.readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8'));
+    expect(names.length).toBeGreaterThan(5);
+    const source = sourceText();
+    expect(names.filter((name) => !isDefined(source, name))).toEqual([]);
+    // The check itself: a name nobody defines is caught.
+    expect(isDefined(source, 'lockTenant')).toBe(true);
+    expect(isDefined(source, 'noSuchFunctionAnywhere')).toBe(false);
   });
 });
