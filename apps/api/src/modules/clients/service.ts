@@ -1,5 +1,6 @@
 import {
   APP_PROFILES,
+  can,
   effectiveWorkspaceRole,
   ErrorCode,
   MODULE_CODES,
@@ -114,7 +115,8 @@ export async function createClient(
   input: ClientCreate,
 ): Promise<Client> {
   await checkLogo(ctx, actor.userId, input.logo);
-  const active = actor.orgRole === 'OWNER' || actor.orgRole === 'ADMIN';
+  // Made by someone who approves workspaces: active at once; anyone else's waits for them.
+  const active = can(actor, 'organization.clients.manage');
   const organizationId = actor.organization.id;
   const modules = APP_PROFILES[ctx.config.appProfile];
   const row = await ctx.db.transaction(async (tx) => {
