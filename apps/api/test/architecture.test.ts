@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  boundaryProblem,
+  cycleThrough,
+  readModuleGraph,
+} from '../../../scripts/eslint-boundaries.js';
 import { testEngine } from './support/database.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -75,5 +80,34 @@ describe.runIf(testEngine === 'pglite')('ARCHITECTURE.md', () => {
     // The check itself: a name nobody defines is caught.
     expect(isDefined(source, 'lockTenant')).toBe(true);
     expect(isDefined(source, 'noSuchFunctionAnywhere')).toBe(false);
+  });
+});
+
+describe.runIf(testEngine === 'pglite')('import boundaries (scripts/eslint-boundaries.js)', () => {
+  it('finds no cycle between the API modules, and would name one', () => {
+    const graph = readModuleGraph();
+    expect(graph.get('access')).toEqual(new Set());
+    for (const [name, imports] of graph) {
+      for (const to of imports)
+        expect({ name, cycle: cycleThrough(graph, to, name) }).toEqual({ name, cycle: null });
+    }
+    const cyclic = new Map([
+      ['access', new Set(['auth'])],
+      ['auth', new Set(['users'])],
+      ['users', new Set(['access'])],
+    ]);
+    expect(cycleThrough(cyclic, 'auth', 'access')).toEqual(['auth', 'users', 'access']);
+  });
+
+  it('refuses the directions ARCHITECTURE.md forbids', () => {
+    const web = 'apps/web/src/';
+    const api = 'apps/api/src/';
+    expect(boundaryProblem(`${web}features/a/x.tsx`, `${web}app/route.ts`)).toMatch(/imports app/);
+    expect(boundaryProblem(`${web}lib/x.ts`, `${web}features/a/y.ts`)).toMatch(/lib\/ imports/);
+    expect(boundaryProblem(`${web}app/x.tsx`, `${web}features/a/y.ts`)).toBeNull();
+    for (const from of ['plugins/x.ts', 'seed/x.ts', 'context.ts']) {
+      expect(boundaryProblem(`${api}${from}`, `${api}modules/auth/tokens.ts`)).toMatch(/face/);
+      expect(boundaryProblem(`${api}${from}`, `${api}modules/auth/index.ts`)).toBeNull();
+    }
   });
 });
