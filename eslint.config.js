@@ -31,7 +31,7 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx}'],
     plugins: { boundaries },
-    rules: { 'boundaries/imports': 'error' },
+    rules: { 'boundaries/imports': 'error', 'boundaries/module-cycles': 'error' },
   },
   {
     files: ['apps/web/**/*.{ts,tsx}'],

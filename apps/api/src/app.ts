@@ -28,7 +28,7 @@ import { registerSecurity } from './plugins/security.ts';
 import { registerSpa } from './plugins/static-spa.ts';
 import { registerAccess } from './modules/access/index.ts';
 import { activitiesModule } from './modules/activities/index.ts';
-import { authModule, registerAuthentication, SessionCache } from './modules/auth/index.ts';
+import { authModule, liveSessionOf, SessionCache } from './modules/auth/index.ts';
 import { billingModule, startRenewalJob, type RenewalJob } from './modules/billing/index.ts';
 import { clientsModule } from './modules/clients/index.ts';
 import {
@@ -41,7 +41,7 @@ import { membersModule } from './modules/members/index.ts';
 import { invitationsModule } from './modules/invitations/index.ts';
 import { organizationsModule } from './modules/organizations/index.ts';
 import { permissionsModule } from './modules/permissions/index.ts';
-import { releaseNotesModule } from './modules/release-notes/index.ts';
+import { isPlatformAdmin, releaseNotesModule } from './modules/release-notes/index.ts';
 import { shareLinksModule } from './modules/share-links/index.ts';
 import { startPruneJob, systemModule, type PruneJob } from './modules/system/index.ts';
 import { uploadsModule } from './modules/uploads/index.ts';
@@ -203,9 +203,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
   registerCompression(app);
   await registerSecurity(app);
   registerHttpsRedirect(app, { publicUrl: config.publicUrl, trustProxy: config.trustProxy });
+  // The request kernel before any route: each declares its access (modules/access).
+  registerAccess(app, {
+    sessionOf: liveSessionOf,
+    isPlatformAdmin: (app, userId) => isPlatformAdmin(app.ctx.db, userId),
+  });
   await registerOpenApi(app);
-  registerAuthentication(app);
-  registerAccess(app);
   for (const module of MODULES) await app.register(module);
 
   await registerSpa(app, config.webDist);

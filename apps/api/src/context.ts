@@ -13,8 +13,8 @@ import type { CredentialChecker } from './lib/credentials/checker.ts';
 import type { MailContext } from './lib/mail/templates.ts';
 import type { OutboxWorker } from './lib/mail/outbox.ts';
 import type { PaymentGateway } from './lib/payments/gateway.ts';
-import type { SessionCache } from './modules/auth/session-cache.ts';
-import type { LastActive } from './modules/users/last-active.ts';
+import type { SessionCache } from './modules/auth/index.ts';
+import type { LastActive } from './modules/users/index.ts';
 
 /** What every module's service needs from the running app; built once in buildApp. */
 export interface AppContext {

@@ -10,6 +10,7 @@ import {
   ORG_PERMISSIONS,
   ORG_ROLES,
   passesSecondCheck,
+  rolesWith,
   showsOrganizationGear,
   showsWorkspaceGear,
   WORKSPACE_PERMISSIONS,
@@ -60,6 +61,23 @@ describe('can', () => {
         },
       ),
     );
+  });
+
+  it('rolesWith names exactly the roles that can (what queries select by role)', () => {
+    fc.assert(
+      fc.property(orgPermission, fc.constantFrom(...ORG_ROLES), (p, r) => {
+        expect(rolesWith(p).includes(r)).toBe(can({ orgRole: r }, p));
+      }),
+    );
+    fc.assert(
+      fc.property(workspacePermission, role, (p, r) => {
+        expect(rolesWith(p).includes(r)).toBe(can({ orgRole: null, workspaceRole: r }, p));
+      }),
+    );
+    // The catalogue entries that replaced "OWNER or ADMIN" spelled by hand hold exactly those.
+    expect(rolesWith('organization.clients.manage')).toEqual(['OWNER', 'ADMIN']);
+    expect(rolesWith('client.shareLinks.manage')).toEqual(['OWNER', 'ADMIN']);
+    expect(rolesWith('client.update')).toEqual(['OWNER', 'ADMIN']);
   });
 
   it('never lets a CLIENT of the organization manage it', () => {

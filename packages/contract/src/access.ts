@@ -82,12 +82,23 @@ export const WORKSPACE_PERMISSIONS = {
    */
   'client.roles.read': ['OWNER', 'ADMIN', 'MANAGER'],
   'client.roles.manage': ['OWNER', 'ADMIN', 'MANAGER'],
+  /** See and revoke every share link of the workspace (anyone else: the links they made). */
+  'client.shareLinks.manage': ['OWNER', 'ADMIN'],
 } as const satisfies Record<string, readonly WorkspaceRole[]>;
 export type WorkspacePermission = keyof typeof WORKSPACE_PERMISSIONS;
 
 export type Permission = OrgPermission | WorkspacePermission;
 
 export const isOrgPermission = (p: Permission): p is OrgPermission => p in ORG_PERMISSIONS;
+
+/** The roles holding a permission, for a query that selects them (`role in (…)`). */
+export function rolesWith(permission: OrgPermission): readonly OrgRole[];
+export function rolesWith(permission: WorkspacePermission): readonly WorkspaceRole[];
+export function rolesWith(permission: Permission): readonly Role[] {
+  return isOrgPermission(permission)
+    ? ORG_PERMISSIONS[permission]
+    : WORKSPACE_PERMISSIONS[permission];
+}
 
 /**
  * Who is acting, as the access layer loaded it for one tenant: the role in the organization

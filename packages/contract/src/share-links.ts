@@ -4,7 +4,7 @@
  * is 32 random bytes (base64url, 43 characters); only its SHA-256 is stored. Zod-free: the web
  * app's share modal and public page use the same constants and rules as the server.
  */
-import { can, effectiveWorkspaceRole, type ActorRoles } from './access.ts';
+import { can, type ActorRoles } from './access.ts';
 import { MODULE_CODES, MODULE_NAMES, type ModuleCode } from './constants.ts';
 
 /** Random bytes of a token; base64url without padding makes 43 characters of [A-Za-z0-9_-]. */
@@ -62,13 +62,9 @@ export function canShareModule(
   return can(actor, 'client.read') && modules.some((m) => m.module === module && m.enabled);
 }
 
-/** The workspace roles that see and revoke every link of the workspace (not only their own). */
-export const SHARE_LINK_MANAGER_ROLES = ['OWNER', 'ADMIN'] as const;
-
-/** True for a workspace OWNER or ADMIN (an organization's OWNER or ADMIN counts as one). */
+/** Sees and revokes every link of the workspace: `client.shareLinks.manage` of the catalogue. */
 export function managesAllShareLinks(actor: ActorRoles): boolean {
-  const role = effectiveWorkspaceRole(actor);
-  return role !== null && (SHARE_LINK_MANAGER_ROLES as readonly string[]).includes(role);
+  return can(actor, 'client.shareLinks.manage');
 }
 
 /**

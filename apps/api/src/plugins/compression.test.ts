@@ -43,10 +43,11 @@ describe('compressed answers', () => {
       {},
       {
         beforeReady(app) {
-          app.get('/v1/test-big-error', async () => {
+          const config = { access: { public: 'a probe of the compression' } };
+          app.get('/v1/test-big-error', { config }, async () => {
             throw new AppError(400, ErrorCode.VALIDATION_ERROR, 'Many fields.', details);
           });
-          app.get('/v1/test-no-transform', async (_request, reply) =>
+          app.get('/v1/test-no-transform', { config }, async (_request, reply) =>
             reply.header('cache-control', 'no-transform').send({ text: 'x'.repeat(4096) }),
           );
         },

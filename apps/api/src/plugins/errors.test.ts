@@ -17,9 +17,13 @@ describe('request errors', () => {
       {},
       {
         beforeReady(app) {
-          app.get('/v1/test-crash', async () => {
-            throw new Error('secret internal detail: password=hunter2');
-          });
+          app.get(
+            '/v1/test-crash',
+            { config: { access: { public: 'a probe of the error handler' } } },
+            async () => {
+              throw new Error('secret internal detail: password=hunter2');
+            },
+          );
         },
       },
     );

@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { APP_VERSION, BRAND } from '@portolan/contract';
+import { declaredScope } from '../modules/access/index.ts';
 
 /** OpenAPI generated from the routes' zod schemas: the UI at /docs, the document at /docs/json. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
@@ -22,5 +23,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  // The UI's routes are the library's: declared here, where it is registered.
+  await app.register(
+    declaredScope({ public: 'the API document and its viewer are public' }, async (scope) => {
+      await scope.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+    }),
+  );
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, isPublicPage } from '@portolan/contract';
+import { declaredScope } from '../modules/access/index.ts';
 import { sendError } from './errors.ts';
 
 /** First path segments of the API, its documents and the uploads: never the web app. */
@@ -39,6 +40,16 @@ export function isApiPath(url: string): boolean {
  * so a signed-in page does not wait for the entry script to ask for it.
  */
 export async function registerSpa(app: FastifyInstance, distDir: string): Promise<void> {
+  // The file routes are the library's: declared here. The fallback below is in the same scope, as
+  // it sends index.html with the library's `reply.sendFile`.
+  await app.register(
+    declaredScope({ public: 'the web app is public; it signs in through the API' }, (scope) =>
+      spa(scope, distDir),
+    ),
+  );
+}
+
+async function spa(app: FastifyInstance, distDir: string): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
   const hasAppHtml = fs.existsSync(path.join(distDir, 'app.html'));

@@ -20,7 +20,7 @@ import { PublicOnly, RequireAuth, RootRedirect } from './guards';
 import { FullPageLoader } from './layout/FullPageLoader';
 import { RootLayout } from './layout/RootLayout';
 import { RouteErrorBoundary } from './layout/RouteErrorBoundary';
-import type { RouteHandle } from './route-handle';
+import type { RouteHandle } from '../lib/route-handle';
 
 /**
  * A lazily loaded page (every page is its own chunk). A failed chunk load means a newer version

@@ -6,6 +6,9 @@ import { connectRouter, routes, type AppRouter } from '../app/router';
 import { useAuthStore, type AuthUser } from '../lib/auth-store';
 import { ada, tokenExpiringIn } from './api-mock';
 
+/** The app's providers, for a test of one feature's component (features never import app/). */
+export { AppProviders };
+
 /** Renders the whole app (real routes, guards, providers) in memory at `path`. */
 export function renderApp(path: string) {
   const router: AppRouter = createMemoryRouter(routes, { initialEntries: [path] });

@@ -11,15 +11,17 @@ import {
   FACTORY_PASSWORD,
 } from '../../seed/factories.ts';
 import { buildApp } from '../../app.ts';
-import { requireActor } from './index.ts';
+import { grantPlatformAdmin } from '../release-notes/index.ts';
+import { requireActor, requireAuth } from './index.ts';
 
 /**
- * The access layer through probe routes that declare rules exactly as module routes do: each
- * answers who the actor is, so the test sees what the hook decided and what it handed on.
+ * The request kernel through probe routes that declare rules exactly as module routes do: each
+ * answers who the caller or actor is, so the test sees what the kernel decided and handed on.
  */
-describe('access layer', () => {
+describe('request kernel', () => {
   let t: TestApp;
   const tokens = new Map<string, string>();
+  const ids = new Map<string, string>();
   let orgId: string;
   let otherOrgId: string;
   let clientId: string;
@@ -65,7 +67,23 @@ describe('access layer', () => {
           });
           app.post('/v1/organizations/probe/public/', {
             config: { access: { public: 'the body carries its own credential' } },
-            handler: async (request) => ({ actor: request.actor }),
+            handler: async (request) => ({ actor: request.actor, auth: request.auth }),
+          });
+          app.get('/probe/optional/', {
+            config: { access: { public: 'reads the caller if any', optionalSession: true } },
+            handler: async (request) => ({ user: request.auth?.userId ?? null }),
+          });
+          app.get('/v1/probe/signed-in/', {
+            config: { access: { signedIn: 'the caller’s own' } },
+            handler: async (request) => ({
+              user: requireAuth(request).userId,
+              actor: request.actor,
+            }),
+          });
+          app.post('/v1/probe/admin/', {
+            config: { access: { platformAdmin: 'probe' } },
+            schema: { body: z.strictObject({ name: z.string() }) },
+            handler: async (request) => ({ user: requireAuth(request).userId }),
           });
         },
       },
@@ -85,6 +103,10 @@ describe('access layer', () => {
       status: 'PENDING',
     });
     const stranger = await user('STRANGER');
+    const admin = await user('PLATFORM_ADMIN');
+    await grantPlatformAdmin(t.ctx.db, admin.email);
+    ids.set('PLATFORM_ADMIN', admin.id);
+    ids.set('STRANGER', stranger.id);
     otherOrgId = (await createOrganization(t.ctx.db, { ownerId: stranger.id })).id;
 
     const client = await createClient(t.ctx.db, { organizationId: orgId, ownerId: owner.id });
@@ -194,27 +216,92 @@ describe('access layer', () => {
     expect(crossed.statusCode).toBe(404);
   });
 
-  it('lets a route declared public through without a session, and with no actor', async () => {
-    const anonymous = await t.app.inject({
-      method: 'POST',
-      url: '/v1/organizations/probe/public/',
-    });
+  it('public: lets anyone through with no caller and no actor, whatever token is sent', async () => {
+    const url = '/v1/organizations/probe/public/';
+    const anonymous = await t.app.inject({ method: 'POST', url });
     expect(anonymous.statusCode).toBe(200);
-    expect(anonymous.json()).toEqual({ actor: null });
-    // A bad token is not an error either: the route does not look at it.
-    const forged = await t.app.inject({
-      method: 'POST',
-      url: '/v1/organizations/probe/public/',
-      headers: { authorization: 'Bearer not-a-token' },
-    });
+    expect(anonymous.json()).toEqual({ actor: null, auth: null });
+    // A bad token is not an error either: the route does not look at it; nor at a good one.
+    const forged = await t.app.inject({ method: 'POST', url, headers: bearer('not-a-token') });
     expect(forged.statusCode).toBe(200);
+    const member = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: bearer(tokens.get('OWNER')!),
+    });
+    expect(member.json()).toEqual({ actor: null, auth: null });
   });
 
-  it('stops the app from starting when a tenant route declares no rule', async () => {
+  it('public with optionalSession: the caller when a valid token is sent, else nobody', async () => {
+    const probe = (headers: Record<string, string>) =>
+      t.app.inject({ method: 'GET', url: '/probe/optional/', headers });
+    expect((await probe({})).json()).toEqual({ user: null });
+    expect((await probe(bearer('not-a-token'))).json()).toEqual({ user: null });
+    expect((await probe(bearer(tokens.get('STRANGER')!))).json()).toEqual({
+      user: ids.get('STRANGER'),
+    });
+  });
+
+  it('signedIn: 401 anonymous or with a bad token, anyone signed in through without an actor', async () => {
+    const probe = (headers: Record<string, string>) =>
+      t.app.inject({ method: 'GET', url: '/v1/probe/signed-in/', headers });
+    const anonymous = await probe({});
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().code).toBe(ErrorCode.NOT_AUTHENTICATED);
+    expect((await probe(bearer('not-a-token'))).statusCode).toBe(401);
+    for (const who of ['OWNER', 'STRANGER', 'PLATFORM_ADMIN']) {
+      const res = await probe(bearer(tokens.get(who)!));
+      expect({ who, status: res.statusCode }).toEqual({ who, status: 200 });
+      expect(res.json().actor).toBeNull();
+    }
+  });
+
+  it('platformAdmin: 401 anonymous, 403 to anyone else before the body is read, the administrator through', async () => {
+    const probe = (who: string | null, body: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/probe/admin/',
+        headers: who ? bearer(tokens.get(who)!) : {},
+        payload: body as object,
+      });
+    expect((await probe(null, { name: 'x' })).statusCode).toBe(401);
+    for (const who of ['OWNER', 'ADMIN', 'STRANGER']) {
+      // A body that would fail validation: the refusal comes first.
+      const res = await probe(who, { wrong: true });
+      expect({ who, status: res.statusCode }).toEqual({ who, status: 403 });
+      expect(res.json()).toEqual({
+        code: ErrorCode.PERMISSION_DENIED,
+        message: 'Only platform administrators can probe.',
+      });
+    }
+    expect((await probe('PLATFORM_ADMIN', { wrong: true })).statusCode).toBe(400);
+    const ok = await probe('PLATFORM_ADMIN', { name: 'x' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ user: ids.get('PLATFORM_ADMIN') });
+  });
+
+  it.each([
+    ['a tenant path', '/v1/organizations/:orgId/open/'],
+    ['another API path', '/v1/health2'],
+    ['a path outside the API', '/open-page'],
+  ])('refuses to start when %s declares no access, naming the route', async (_what, url) => {
+    const app = await buildApp(t.ctx.config, { database: t.ctx.database, clock: t.clock });
+    app.get(url, { handler: async () => ({ open: true }) });
+    await expect(app.ready()).rejects.toThrow(
+      `every route must declare config.access (public, signedIn, tenant or platformAdmin); these do not: GET ${url}; HEAD ${url}`,
+    );
+    await app.close();
+  });
+
+  it('refuses to start when a route wires app.authenticate itself', async () => {
     const app = await buildApp(t.ctx.config, { database: t.ctx.database, clock: t.clock });
     expect(() =>
-      app.get('/v1/organizations/:orgId/open/', { handler: async () => ({ open: true }) }),
-    ).toThrow(/must declare config.access/);
+      app.get('/v1/wired/', {
+        config: { access: { signedIn: 'x' } },
+        onRequest: app.authenticate,
+        handler: async () => ({}),
+      }),
+    ).toThrow('GET /v1/wired/ wires app.authenticate: declare config.access instead');
     await app.close();
   });
 });

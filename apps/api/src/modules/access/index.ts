@@ -1,11 +1,13 @@
-// The access layer's face: routes declare `config.access`; services take the actor it resolves.
+// The access face, the request kernel: every route declares `config.access`; services take the
+// caller (`requireAuth`) or the actor (`requireActor`) it establishes.
+export { requireAuth, type AuthState, type SessionOf } from './authenticate.ts';
 export {
-  findActor,
+  declaredScope,
   registerAccess,
   requireActor,
   type AccessRule,
-  type Actor,
-  type TenantRef,
-} from './hook.ts';
+  type KernelDeps,
+} from './kernel.ts';
+export { decideTenant, type Actor, type TenantRef } from './tenant.ts';
 export { lockTenant, type TenantLock } from './locks.ts';
 export { workspaceVisibleTo } from './visibility.ts';

@@ -12,9 +12,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { activities, users } from '../../db/schema/index.ts';
 import { days } from '../../lib/clock.ts';
-import { notFound } from '../../lib/errors.ts';
-import { findActor } from '../access/index.ts';
-import type { AuthState } from '../auth/index.ts';
+import { type AuthState, decideTenant } from '../access/index.ts';
 import type { UserRow } from '../users/index.ts';
 import { windowTotal } from '../../lib/pagination.ts';
 
@@ -78,9 +76,8 @@ export async function reportActivity(
   auth: AuthState,
   input: ActivityCreate,
 ): Promise<{ created: boolean; activity: Activity }> {
-  const actor = await findActor(ctx.db, auth, { clientId: input.object_id });
-  if (!actor?.client) throw notFound('Not found, or you are not a member of it.');
-  const client = actor.client;
+  const actor = await decideTenant(ctx.db, auth, { clientId: input.object_id }, null);
+  const client = actor.client!;
   const values = {
     user_id: auth.userId,
     action: input.action,

@@ -11,7 +11,10 @@ import { assertGoogleEnabled, completeGoogleLogin, startGoogleLogin } from './go
 
 const tags = ['auth'];
 /** Per-IP limits: both doors are unauthenticated. */
-const perIp = (max: number) => ({ rateLimit: { max, timeWindow: '15 minutes' } });
+const perIp = (max: number, publicWhy: string) => ({
+  access: { public: publicWhy },
+  rateLimit: { max, timeWindow: '15 minutes' },
+});
 
 /**
  * Sign-in with Google (any OpenID Connect issuer: GOOGLE_ISSUER). Both routes answer
@@ -32,7 +35,7 @@ export async function googleRoutes(app: App): Promise<void> {
   };
 
   app.get('/v1/social-auth/google/start/', {
-    config: perIp(60),
+    config: perIp(60, 'signing in with Google comes before any session'),
     schema: {
       tags,
       summary:
@@ -53,7 +56,7 @@ export async function googleRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/social-auth/google/', {
-    config: perIp(60),
+    config: perIp(60, 'signing in with Google comes before any session'),
     schema: {
       tags,
       summary:

@@ -4,7 +4,7 @@ import { googleRoutes } from './google-routes.ts';
 import { passwordRoutes } from './password-routes.ts';
 import { authRoutes } from './routes.ts';
 
-export { registerAuthentication, requireAuth, type AuthState } from './authenticate.ts';
+export { liveSessionOf } from './bearer.ts';
 export { hashPassword } from './passwords.ts';
 export { pruneAuth, type AuthPruned } from './prune.ts';
 export { SessionCache } from './session-cache.ts';

@@ -9,19 +9,22 @@ import {
   tokenResponseSchema,
 } from '@portolan/contract';
 import type { App } from '../../context.ts';
-import { requireAuth } from './authenticate.ts';
+import { requireAuth } from '../access/index.ts';
 import * as passwords from './password-service.ts';
 
 const tags = ['auth'];
 const errors = { 400: errorBodySchema, 429: errorBodySchema };
 /** Per-IP limits: a reset mails someone, and each later step guesses at a secret. */
-const perIp = (max: number) => ({ rateLimit: { max, timeWindow: '15 minutes' } });
+const perIp = (max: number, publicWhy: string) => ({
+  access: { public: publicWhy },
+  rateLimit: { max, timeWindow: '15 minutes' },
+});
 
 export async function passwordRoutes(app: App): Promise<void> {
   const { ctx } = app;
 
   app.post('/v1/rest-auth/password/reset/', {
-    config: perIp(10),
+    config: perIp(10, 'a reset is asked for without a session'),
     schema: {
       tags,
       summary:
@@ -33,7 +36,7 @@ export async function passwordRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/rest-auth/password/reset/identity/', {
-    config: perIp(30),
+    config: perIp(30, 'the reset token and the e-mailed code are the credential'),
     schema: {
       tags,
       summary: 'Exchange the e-mailed code and the reset token for a token that sets the password',
@@ -45,7 +48,7 @@ export async function passwordRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/rest-auth/password/reset/confirm/', {
-    config: perIp(30),
+    config: perIp(30, 'the reset token is the credential'),
     schema: {
       tags,
       summary:
@@ -58,9 +61,11 @@ export async function passwordRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/rest-auth/password/change/', {
-    config: perIp(20),
-    // onRequest: a caller without a valid token gets 401 before the body is even read.
-    onRequest: app.authenticate,
+    // Signed in: the kernel answers 401 to a caller without a valid token before the body is read.
+    config: {
+      access: { signedIn: 'the caller changes their own password' },
+      rateLimit: { max: 20, timeWindow: '15 minutes' },
+    },
     schema: {
       tags,
       summary: "Change the signed-in user's password; signs out the user's other sessions",

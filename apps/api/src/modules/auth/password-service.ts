@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { oneTimeCodes, users } from '../../db/schema/index.ts';
 import { hours, minutes } from '../../lib/clock.ts';
 import { fieldError } from '../../lib/errors.ts';
-import type { AuthState } from './authenticate.ts';
+import type { AuthState } from '../access/index.ts';
 import { enqueueMail } from '../../lib/mail/outbox.ts';
 import { passwordResetCodeMail } from '../../lib/mail/templates.ts';
 import {

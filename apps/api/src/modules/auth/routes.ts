@@ -14,7 +14,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { requireAuth } from './authenticate.ts';
+import { requireAuth } from '../access/index.ts';
 import { bearerToken } from './tokens.ts';
 import * as auth from './service.ts';
 
@@ -27,7 +27,10 @@ const errors = {
 };
 const secured = [{ bearerAuth: [] }];
 /** Per-IP limits on the doors people knock on: sign-in, registration, codes. */
-const perIp = (max: number) => ({ rateLimit: { max, timeWindow: '15 minutes' } });
+const perIp = (max: number, publicWhy: string) => ({
+  access: { public: publicWhy },
+  rateLimit: { max, timeWindow: '15 minutes' },
+});
 
 const meta = (request: FastifyRequest) => ({
   ip: request.ip,
@@ -38,7 +41,7 @@ export async function authRoutes(app: App): Promise<void> {
   const { ctx } = app;
 
   app.post('/v1/rest-auth/registration/', {
-    config: perIp(20),
+    config: perIp(20, 'registering comes before any account'),
     schema: {
       tags,
       summary:
@@ -59,7 +62,7 @@ export async function authRoutes(app: App): Promise<void> {
   });
 
   app.patch('/v1/rest-auth/registration/activation/', {
-    config: perIp(30),
+    config: perIp(30, 'the activation code is the credential'),
     schema: {
       tags,
       summary:
@@ -77,7 +80,7 @@ export async function authRoutes(app: App): Promise<void> {
   });
 
   app.get('/v1/rest-auth/registration/activation/resend-code/', {
-    config: perIp(10),
+    config: perIp(10, 'a new code is asked for before any session'),
     schema: {
       tags,
       summary: 'E-mail a new activation code (activation token as Authorization)',
@@ -88,7 +91,7 @@ export async function authRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/rest-auth/app/login/', {
-    config: perIp(50),
+    config: perIp(50, 'signing in comes before any session'),
     schema: {
       tags,
       summary: 'Sign in with e-mail and password',
@@ -100,7 +103,7 @@ export async function authRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/rest-auth/login/', {
-    config: perIp(50),
+    config: perIp(50, 'signing in comes before any session'),
     schema: {
       tags,
       summary: 'Sign in with username (the e-mail) and password',
@@ -112,7 +115,7 @@ export async function authRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/rest-auth/logout/', {
-    onRequest: app.authenticate,
+    config: { access: { signedIn: 'signing out ends the caller’s own session' } },
     schema: {
       tags,
       summary: 'Sign out: revokes this session',
@@ -123,7 +126,7 @@ export async function authRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/rest-auth/app/jwt-refresh/', {
-    config: perIp(120),
+    config: perIp(120, 'the token in the body is the credential'),
     schema: {
       tags,
       summary: 'Exchange a valid token for a fresh one of the same session',

@@ -9,7 +9,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { organizationMembers, organizations, plans, subscriptions } from '../../db/schema/index.ts';
 import { pageFromRows, rowsOf, windowTotal } from '../../lib/pagination.ts';
-import type { AuthState } from '../auth/index.ts';
+import type { AuthState } from '../access/index.ts';
 import { countUsageOf, toSubscriptionDto } from './subscription-repo.ts';
 
 /**

@@ -1,8 +1,10 @@
 import {
+  can,
   effectiveWorkspaceRole,
   MODULE_CODES,
   MODULE_NAMES,
   ROLE_NAMES,
+  rolesWith,
   type Client,
   type ClientListQuery,
   type ClientModule,
@@ -79,7 +81,7 @@ export async function listOrganizationClients(
   profileModules: readonly ModuleCode[],
   query: ClientListQuery,
 ): Promise<{ count: number; results: Client[] }> {
-  const orgAdmin = viewer.orgRole === 'OWNER' || viewer.orgRole === 'ADMIN';
+  const orgAdmin = can(viewer, 'organization.clients.manage');
   const conditions: (SQL | undefined)[] = [
     eq(clients.organization_id, viewer.organizationId),
     isNull(clients.deleted_at),
@@ -159,7 +161,9 @@ export async function grantWorkspaceAccess(
 ): Promise<void> {
   const om = organizationMembers;
   const chosen = [
-    who.organizationAdmins ? inArray(om.role, ['OWNER', 'ADMIN']) : undefined,
+    who.organizationAdmins
+      ? inArray(om.role, [...rolesWith('organization.clients.manage')])
+      : undefined,
     who.userIds.length > 0 ? inArray(om.user_id, [...who.userIds]) : undefined,
   ].filter((c): c is SQL => c !== undefined);
   if (chosen.length === 0) return;
@@ -181,7 +185,7 @@ export async function organizationApprovers(tx: Tx, organizationId: string): Pro
       and(
         eq(om.organization_id, organizationId),
         eq(om.status, 'MEMBER'),
-        inArray(om.role, ['OWNER', 'ADMIN']),
+        inArray(om.role, [...rolesWith('organization.clients.manage')]),
       ),
     );
   return rows.map((r) => r.id);

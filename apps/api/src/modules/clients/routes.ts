@@ -16,8 +16,7 @@ import {
 } from '@portolan/contract';
 import { z } from 'zod';
 import type { App } from '../../context.ts';
-import { requireActor } from '../access/index.ts';
-import { requireAuth } from '../auth/index.ts';
+import { requireActor, requireAuth } from '../access/index.ts';
 import {
   approveClient,
   createClient,

@@ -19,10 +19,9 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { clientModules, clients } from '../../db/schema/index.ts';
-import { badRequest, conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
-import { findActor, lockTenant, type Actor } from '../access/index.ts';
+import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.ts';
+import { type Actor, type AuthState, decideTenant, lockTenant } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
-import type { AuthState } from '../auth/index.ts';
 import { createNotification } from '../notifications/index.ts';
 import { isOwnUploadUrl } from '../uploads/index.ts';
 import { assertWorkspaceLimit } from './limits.ts';
@@ -116,7 +115,8 @@ export async function createClient(
   input: ClientCreate,
 ): Promise<Client> {
   await checkLogo(ctx, actor.userId, input.logo);
-  const active = actor.orgRole === 'OWNER' || actor.orgRole === 'ADMIN';
+  // Made by someone who approves workspaces: active at once; anyone else's waits for them.
+  const active = can(actor, 'organization.clients.manage');
   const organizationId = actor.organization.id;
   const modules = APP_PROFILES[ctx.config.appProfile];
   const row = await ctx.db.transaction(async (tx) => {
@@ -188,11 +188,12 @@ export async function createClientIn(
   auth: AuthState,
   input: ClientCreate & { organization: string },
 ): Promise<Client> {
-  const actor = await findActor(ctx.db, auth, { organizationId: input.organization });
-  if (!actor) throw notFound('Not found, or you are not a member of it.');
-  if (!can(actor, 'organization.clients.create')) {
-    throw forbidden();
-  }
+  const actor = await decideTenant(
+    ctx.db,
+    auth,
+    { organizationId: input.organization },
+    'organization.clients.create',
+  );
   return createClient(ctx, actor, { name: input.name, logo: input.logo });
 }
 

@@ -9,7 +9,8 @@ import {
   dataExportReadyMail,
   type ExportSubject as MailSubject,
 } from '../../lib/mail/templates.ts';
-import { hashToken, mayExportOrganization, type DataExportRow } from './service.ts';
+import { decideTenant } from '../access/index.ts';
+import { hashToken, type DataExportRow } from './service.ts';
 
 /** A build refused for good (no retry): the message is for the requester. */
 export class ExportRefused extends Error {}
@@ -51,12 +52,17 @@ export async function assertMayBuild(
     throw new ExportRefused('The account that asked for this export is disabled.');
   }
   if (row.kind === 'ORGANIZATION') {
-    const may = await mayExportOrganization(db, row.user_id, row.organization_id!);
-    if (!may) {
-      throw new ExportRefused(
+    const refused = () =>
+      new ExportRefused(
         'You are no longer an owner of this organization, so its data was not exported.',
       );
-    }
+    await decideTenant(
+      db,
+      { userId: row.user_id },
+      { organizationId: row.organization_id! },
+      'organization.data.export',
+      { outside: refused, denied: refused },
+    );
   }
 }
 

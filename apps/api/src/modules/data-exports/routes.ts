@@ -10,8 +10,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import type { App } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
-import { requireActor } from '../access/index.ts';
-import { requireAuth } from '../auth/index.ts';
+import { requireActor, requireAuth } from '../access/index.ts';
 import { storageFailure } from '../uploads/index.ts';
 import { archiveStoreFor } from './job.ts';
 import {

@@ -1,20 +1,17 @@
 import crypto from 'node:crypto';
 import {
-  can,
   ErrorCode,
   isDataExportInProgress,
   type DataExport,
   type DataExportKind,
-  type OrgRole,
   type Paginated,
 } from '@portolan/contract';
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import type { Db, Tx } from '../../db/client.ts';
-import { dataExports, organizationMembers, organizations, users } from '../../db/schema/index.ts';
+import { dataExports, users } from '../../db/schema/index.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { pageFromRows, rowsOf, windowTotal, type PageQuery } from '../../lib/pagination.ts';
-import { lockTenant } from '../access/index.ts';
+import { decideTenant, lockTenant } from '../access/index.ts';
 
 /**
  * Asking for data exports, listing them and finding one to download. The archive itself is
@@ -144,33 +141,6 @@ export async function listExports(
   );
 }
 
-/**
- * Whether the requester may still have an organization's export: a member of the live
- * organization whose role allows organization.data.export (its OWNERs). Null when they are no
- * longer a member at all (or it is gone), false for a member whose role does not allow it.
- */
-export async function mayExportOrganization(
-  db: Db | Tx,
-  userId: string,
-  organizationId: string,
-): Promise<boolean | null> {
-  const [row] = await db
-    .select({ role: organizationMembers.role })
-    .from(organizationMembers)
-    .innerJoin(organizations, eq(organizations.id, organizationMembers.organization_id))
-    .where(
-      and(
-        eq(organizationMembers.organization_id, organizationId),
-        eq(organizationMembers.user_id, userId),
-        eq(organizationMembers.status, 'MEMBER'),
-        isNull(organizations.deleted_at),
-      ),
-    )
-    .limit(1);
-  if (!row) return null;
-  return can({ orgRole: row.role as OrgRole }, 'organization.data.export');
-}
-
 const NOT_FOUND = 'No such export, or it is not yours.';
 
 /** Refuses an archive that cannot be downloaded (yet, or any more). */
@@ -179,13 +149,20 @@ async function downloadable(
   row: DataExportRow,
 ): Promise<DataExportRow> {
   if (row.kind === 'ORGANIZATION') {
-    const may = await mayExportOrganization(ctx.db, row.user_id, row.organization_id!);
-    if (may === null) throw notFound(NOT_FOUND);
-    if (!may) {
-      throw forbidden(
-        'Only an owner of the organization can download its data, and you are no longer one.',
-      );
-    }
+    // Still a member allowed to export it (its OWNERs): 404 when no longer a member at all.
+    await decideTenant(
+      ctx.db,
+      { userId: row.user_id },
+      { organizationId: row.organization_id! },
+      'organization.data.export',
+      {
+        outside: () => notFound(NOT_FOUND),
+        denied: () =>
+          forbidden(
+            'Only an owner of the organization can download its data, and you are no longer one.',
+          ),
+      },
+    );
   }
   if (isExpired(row, ctx.clock.now()) || (row.status === 'READY' && !row.storage_key)) {
     throw new AppError(

@@ -4,7 +4,6 @@ import {
   invitationAcceptSchema,
   type InvitationKind,
 } from '@portolan/contract';
-import type { FastifyRequest } from 'fastify';
 import type { App } from '../../context.ts';
 import { acceptInvitation } from './accept-service.ts';
 
@@ -26,20 +25,13 @@ const ACCEPT_PATHS: Record<InvitationKind, string> = {
 export async function acceptRoutes(app: App): Promise<void> {
   const { ctx } = app;
 
-  const callerOf = async (request: FastifyRequest) => {
-    if (!request.headers.authorization) return null;
-    try {
-      await app.authenticate(request);
-    } catch {
-      return null;
-    }
-    return request.auth && { userId: request.auth.userId };
-  };
-
   for (const [kind, path] of Object.entries(ACCEPT_PATHS) as [InvitationKind, string][]) {
     const what = kind === 'client' ? 'workspace' : 'organization';
     app.post(path, {
-      config: { access: { public: 'the invitation token is the credential' }, rateLimit },
+      config: {
+        access: { public: 'the invitation token is the credential', optionalSession: true },
+        rateLimit,
+      },
       schema: {
         tags,
         summary: `Accept a ${what} invitation by its token; answers needs_password (nothing changed) for an invitee who must first choose a password`,
@@ -55,7 +47,7 @@ export async function acceptRoutes(app: App): Promise<void> {
         },
       },
       handler: async (request) =>
-        acceptInvitation(ctx, kind, request.body, await callerOf(request), {
+        acceptInvitation(ctx, kind, request.body, request.auth && { userId: request.auth.userId }, {
           ip: request.ip,
           userAgent: request.headers['user-agent'],
         }),

@@ -7,9 +7,8 @@ import {
 import { z } from 'zod';
 import type { App, AppContext } from '../../context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import { lockTenant } from '../access/index.ts';
+import { lockTenant, requireAuth } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
-import { requireAuth } from '../auth/index.ts';
 import { findOwnNotification, settleInvitationNotifications } from '../notifications/index.ts';
 import { assertOpen } from './accept-service.ts';
 import {
@@ -70,7 +69,7 @@ export async function declineInvitation(
 /** PUT /v1/user/notification/{id}/is-seen/decline/ (spec §7), for the signed-in recipient. */
 export async function declineRoutes(app: App): Promise<void> {
   app.put('/v1/user/notification/:id/is-seen/decline/', {
-    onRequest: app.authenticate,
+    config: { access: { signedIn: 'the recipient of the notification declines it' } },
     schema: {
       tags: ['invitations'],
       summary:

@@ -1,4 +1,9 @@
-import type { InvitationKind, MembershipStatus, Role } from '@portolan/contract';
+import {
+  rolesWith,
+  type InvitationKind,
+  type MembershipStatus,
+  type Role,
+} from '@portolan/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import {
@@ -164,7 +169,8 @@ export async function grantIfOrganizationAdmin(
   userId: string,
   role: Role,
 ): Promise<void> {
-  if (target.client || (role !== 'OWNER' && role !== 'ADMIN')) return;
+  const orgAdmins: readonly Role[] = rolesWith('organization.clients.manage');
+  if (target.client || !orgAdmins.includes(role)) return;
   await tx.execute(sql`
     insert into ${clientMembers} (client_id, user_id, role, status)
     select ${clients.id}, ${userId}::uuid, 'OWNER', 'MEMBER' from ${clients}

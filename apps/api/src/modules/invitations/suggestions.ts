@@ -1,4 +1,8 @@
-import type { InvitationSuggestion, InvitationSuggestionQuery } from '@portolan/contract';
+import {
+  rolesWith,
+  type InvitationSuggestion,
+  type InvitationSuggestionQuery,
+} from '@portolan/contract';
 import { and, asc, eq, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clientMembers, clients, organizationMembers, users } from '../../db/schema/index.ts';
@@ -9,8 +13,8 @@ const containing = (key: string) => `%${key.replace(/[\\%_]/g, (c) => `\\${c}`)}
 
 /**
  * Whom the caller might invite to their workspace (REFERENCE "Invitations"): accepted members of
- * the other live workspaces the caller administers (their OWNER or ADMIN, or of any workspace of
- * an organization the caller is OWNER or ADMIN of), not yet in this workspace in any status,
+ * the other live workspaces the caller administers (holds `client.update` in them, or
+ * `organization.clients.manage` in their organization: OWNER or ADMIN), not yet in this workspace in any status,
  * matched by `key` on e-mail and names, by e-mail. One query whatever the numbers.
  */
 export async function suggestInvitees(
@@ -22,10 +26,10 @@ export async function suggestInvitees(
   const theirs = clientMembers;
   const administered = sql`(
     exists (select 1 from ${clientMembers} mine where mine.client_id = ${clients.id}
-      and mine.user_id = ${actor.userId} and mine.status = 'MEMBER' and mine.role in ('OWNER', 'ADMIN'))
+      and mine.user_id = ${actor.userId} and mine.status = 'MEMBER' and mine.role in ${[...rolesWith('client.update')]})
     or exists (select 1 from ${organizationMembers} om
       where om.organization_id = ${clients.organization_id} and om.user_id = ${actor.userId}
-        and om.status = 'MEMBER' and om.role in ('OWNER', 'ADMIN')))`;
+        and om.status = 'MEMBER' and om.role in ${[...rolesWith('organization.clients.manage')]}))`;
   const knownThere = sql`exists (select 1 from ${theirs}
     inner join ${clients} on ${clients.id} = ${theirs.client_id} and ${clients.deleted_at} is null
     where ${theirs.user_id} = ${users.id} and ${theirs.status} = 'MEMBER'

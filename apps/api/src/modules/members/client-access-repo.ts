@@ -1,4 +1,10 @@
-import type { MembershipStatus, ModuleCode, OrgRole, Role } from '@portolan/contract';
+import {
+  can,
+  type MembershipStatus,
+  type ModuleCode,
+  type OrgRole,
+  type Role,
+} from '@portolan/contract';
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
@@ -57,7 +63,7 @@ export async function listClientAccess(
         sql`exists (select 1 from ${clientModules} where ${clientModules.client_id} = ${clients.id}
           and ${inArray(clientModules.module, [...profileModules])})`,
         workspaceVisibleTo(viewer.userId, {
-          orgAdmin: viewer.orgRole === 'OWNER' || viewer.orgRole === 'ADMIN',
+          orgAdmin: can(viewer, 'organization.clients.manage'),
           acceptedWorkspaceMember: isNotNull(mine.role),
         }),
       ),

@@ -1,4 +1,5 @@
 import {
+  can,
   canChangeOrgRole,
   canRemoveOrgMember,
   isInternalRole,
@@ -124,7 +125,7 @@ export async function changeOrganizationRole(
       );
     }
     await setOrgRole(tx, organizationId, userId, role);
-    if (role === 'OWNER' || role === 'ADMIN') {
+    if (can({ orgRole: role }, 'organization.clients.manage')) {
       await grantActiveWorkspaces(tx, organizationId, userId);
     }
     await recordActivity(tx, {

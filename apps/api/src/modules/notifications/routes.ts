@@ -8,7 +8,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../context.ts';
 import { ChangeCache } from '../../lib/change-cache.ts';
-import { requireAuth } from '../auth/index.ts';
+import { requireAuth } from '../access/index.ts';
 import { NOTIFICATION_CHANNEL } from './create.ts';
 import { countNewNotifications, listNotifications, markNotificationSeen } from './service.ts';
 
@@ -34,7 +34,7 @@ export async function notificationRoutes(app: App): Promise<void> {
   const { ctx } = app;
 
   app.get('/v1/user/notification/', {
-    onRequest: app.authenticate,
+    config: { access: { signedIn: 'the caller’s own notifications' } },
     schema: {
       tags,
       summary:
@@ -47,7 +47,7 @@ export async function notificationRoutes(app: App): Promise<void> {
   });
 
   app.get('/v1/user/notification/new/', {
-    onRequest: app.authenticate,
+    config: { access: { signedIn: 'the caller’s own notifications' } },
     schema: {
       tags,
       summary: 'How many of the caller’s notifications are unseen',
@@ -61,7 +61,7 @@ export async function notificationRoutes(app: App): Promise<void> {
   });
 
   app.put('/v1/user/notification/:id/is-seen/', {
-    onRequest: app.authenticate,
+    config: { access: { signedIn: 'the caller’s own notifications' } },
     schema: {
       tags,
       summary: 'Mark one of the caller’s notifications seen (again is harmless); answers it',

@@ -6,7 +6,7 @@ import type { App } from '../../context.ts';
 import type { ChannelListener } from '../../db/listen.ts';
 import { isDatabaseUnavailable } from '../../lib/database-errors.ts';
 import { tooManyRequests } from '../../lib/errors.ts';
-import { requireAuth } from '../auth/index.ts';
+import { requireAuth } from '../access/index.ts';
 import { NOTIFICATION_CHANNEL } from './create.ts';
 import { BellHub } from './hub.ts';
 import { countUnseen, countUnseenOf } from './repo.ts';
@@ -48,7 +48,7 @@ export async function streamRoutes(app: App): Promise<void> {
   app.addHook('onClose', async () => listener?.close());
 
   app.get('/v1/user/notification/stream/', {
-    onRequest: app.authenticate,
+    config: { access: { signedIn: 'the caller’s own unseen count' } },
     // A HEAD answer has no body, so its stream would only hold a connection.
     exposeHeadRoute: false,
     schema: {

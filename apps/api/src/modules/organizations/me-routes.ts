@@ -11,8 +11,7 @@ import {
 } from '@portolan/contract';
 import type { App } from '../../context.ts';
 import { ChangeCache } from '../../lib/change-cache.ts';
-import { requireActor } from '../access/index.ts';
-import { requireAuth } from '../auth/index.ts';
+import { requireActor, requireAuth } from '../access/index.ts';
 import {
   getUserClientSettings,
   listAllSettings,
@@ -54,7 +53,7 @@ export async function meRoutes(app: App): Promise<void> {
   app.addHook('onClose', async () => myOrganizationPages.stop());
 
   app.get('/v1/me/organizations/and/clients/', {
-    onRequest: app.authenticate,
+    config: { access: { signedIn: 'the caller’s own organizations and workspaces' } },
     schema: {
       tags: ['organizations'],
       summary:
@@ -82,7 +81,7 @@ export async function meRoutes(app: App): Promise<void> {
   });
 
   app.get('/v1/user/clients/', {
-    onRequest: app.authenticate,
+    config: { access: { signedIn: 'the caller’s own organizations and workspaces' } },
     schema: {
       tags: ['user'],
       summary: 'The caller’s workspaces, flat (500 by default)',
@@ -94,7 +93,7 @@ export async function meRoutes(app: App): Promise<void> {
   });
 
   app.get('/v1/user/clients/all-settings-data/', {
-    onRequest: app.authenticate,
+    config: { access: { signedIn: 'the caller’s own organizations and workspaces' } },
     schema: {
       tags: ['user'],
       summary:

@@ -14,8 +14,7 @@ import {
 } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
-import type { Actor } from '../access/index.ts';
-import type { AuthState } from '../auth/index.ts';
+import { type Actor, type AuthState } from '../access/index.ts';
 import { offsetOf, pageOf } from '../../lib/pagination.ts';
 import { countMyOrganizations, myOrganizationPageIds, pageMyOrganizations } from './repo.ts';
 import { toOrganizationDto } from './service.ts';

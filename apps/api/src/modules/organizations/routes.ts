@@ -8,8 +8,7 @@ import {
   organizationUpdateSchema,
 } from '@portolan/contract';
 import type { App } from '../../context.ts';
-import { requireActor } from '../access/index.ts';
-import { requireAuth } from '../auth/index.ts';
+import { requireActor, requireAuth } from '../access/index.ts';
 import {
   createOrganization,
   getOrganization,

@@ -12,9 +12,8 @@ import {
 import type { AppContext } from '../../context.ts';
 import { organizationMembers, organizations } from '../../db/schema/index.ts';
 import { AppError, fieldError, forbidden, notAuthenticated, notFound } from '../../lib/errors.ts';
-import type { Actor } from '../access/index.ts';
+import { type Actor, type AuthState } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
-import type { AuthState } from '../auth/index.ts';
 import { isOwnUploadUrl } from '../uploads/index.ts';
 import { findUserById } from '../users/index.ts';
 import { startTrial } from '../billing/index.ts';

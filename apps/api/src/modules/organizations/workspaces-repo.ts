@@ -14,6 +14,7 @@ import {
 import {
   APP_PROFILES,
   MODULE_CODES,
+  rolesWith,
   type AppProfile,
   type MembershipStatus,
   type ModuleCode,
@@ -82,7 +83,7 @@ function conditions(db: Db | Tx, filter: VisibleClientFilter): SQL {
   const { userId } = filter;
   const orgAdmin = and(
     eq(organizationMembers.status, 'MEMBER'),
-    inArray(organizationMembers.role, ['OWNER', 'ADMIN']),
+    inArray(organizationMembers.role, [...rolesWith('organization.clients.manage')]),
   );
   const hasProfileModule = exists(
     db

@@ -10,17 +10,14 @@ import {
   releaseNoteStatusSchema,
   releaseNoteUpdateSchema,
 } from '@portolan/contract';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../context.ts';
-import { forbidden } from '../../lib/errors.ts';
-import { requireAuth } from '../auth/index.ts';
+import { requireAuth } from '../access/index.ts';
 import { sanitizeReleaseNote } from './sanitize.ts';
 import {
   createReleaseNote,
   deleteReleaseNote,
   getReleaseNote,
-  isPlatformAdmin,
   listReleaseNotes,
   markLatestViewed,
   releaseNoteStatus,
@@ -40,13 +37,8 @@ const adminErrors = { ...errors, 403: errorBodySchema };
 export async function releaseNoteRoutes(app: App): Promise<void> {
   const { ctx } = app;
 
-  /** Before the body is validated: anyone else learns only that they may not. */
-  const platformAdminOnly = async (request: FastifyRequest) => {
-    if (!(await isPlatformAdmin(ctx.db, requireAuth(request).userId))) {
-      throw forbidden('Only platform administrators can manage release notes.');
-    }
-  };
-  const admin = { config: { access: signedIn }, preValidation: platformAdminOnly };
+  // Platform administrators only: the kernel answers anyone else 403 before the body is validated.
+  const admin = { config: { access: { platformAdmin: 'manage release notes' } } };
 
   app.get('/v1/release-notes/', {
     config: { access: signedIn },

@@ -43,6 +43,7 @@ export async function systemRoutes(app: App): Promise<void> {
   const { ctx } = app;
 
   app.get('/v1/health', {
+    config: { access: { public: 'probes of the platform carry no session' } },
     schema: {
       tags: ['system'],
       summary: 'Liveness and database check',
@@ -62,6 +63,7 @@ export async function systemRoutes(app: App): Promise<void> {
   });
 
   app.get('/v1/config', {
+    config: { access: { public: 'the web app reads it before anyone signs in' } },
     schema: {
       tags: ['system'],
       summary: 'Public build switches and settings for the web app',

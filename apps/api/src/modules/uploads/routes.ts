@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { App } from '../../context.ts';
 import { uploads } from '../../db/schema/index.ts';
 import { AppError, fieldError, notFound } from '../../lib/errors.ts';
-import { requireAuth } from '../auth/index.ts';
+import { requireAuth } from '../access/index.ts';
 import { IMAGE_EXTENSIONS, sniffImageType } from './sniff.ts';
 import { STORAGE_KEY_PATTERN, newStorageKey, type FileStorage } from './storage.ts';
 import { fileStorageFor } from './storage-for.ts';
@@ -77,9 +77,9 @@ export async function uploadRoutes(app: App, options: UploadRoutesOptions): Prom
   });
 
   app.post('/v1/upload/', {
-    // onRequest: nobody sends 5 MB without a valid token. The per-user limit runs after it.
-    onRequest: app.authenticate,
+    // Signed in: nobody sends 5 MB without a valid token. The per-user limit runs after it.
     config: {
+      access: { signedIn: 'anyone signed in uploads their own images' },
       rateLimit: {
         max: 30,
         timeWindow: '1 minute',
@@ -136,6 +136,7 @@ export async function uploadRoutes(app: App, options: UploadRoutesOptions): Prom
   });
 
   app.get('/uploads/:key', {
+    config: { access: { public: 'uploaded images are public: keys are random' } },
     schema: {
       tags: ['user'],
       summary: 'An uploaded image (public: keys are random)',

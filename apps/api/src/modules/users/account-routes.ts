@@ -6,7 +6,7 @@ import {
   type User,
 } from '@portolan/contract';
 import type { App, AppContext } from '../../context.ts';
-import { requireAuth } from '../auth/index.ts';
+import { requireAuth } from '../access/index.ts';
 import { toUserDto, type UserFromConfig } from './repo.ts';
 import { updateUser } from './service.ts';
 
@@ -30,7 +30,7 @@ export async function accountRoutes(app: App): Promise<void> {
   const { ctx } = app;
 
   app.get('/v1/rest-auth/user/', {
-    onRequest: app.authenticate,
+    config: { access: { signedIn: 'the caller’s own account' } },
     schema: {
       tags,
       summary: 'The signed-in user',
@@ -41,7 +41,7 @@ export async function accountRoutes(app: App): Promise<void> {
   });
 
   app.patch('/v1/rest-auth/user/', {
-    onRequest: app.authenticate,
+    config: { access: { signedIn: 'the caller’s own account' } },
     schema: {
       tags,
       summary:

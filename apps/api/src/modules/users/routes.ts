@@ -24,11 +24,8 @@ export async function userRoutes(app: App): Promise<void> {
   app.get('/v1/user/is-existed/', {
     // Per IP first (before any token work), then the token, then per signed-in user: looking up
     // who has an account is rationed.
-    onRequest: [
-      enforce(),
-      app.authenticate,
-      enforce((request) => `user:${request.auth?.userId ?? request.ip}`),
-    ],
+    config: { access: { signedIn: 'looking up who has an account', before: [enforce()] } },
+    onRequest: enforce((request) => `user:${request.auth?.userId ?? request.ip}`),
     schema: {
       tags: ['user'],
       summary: 'Whether an account exists for an e-mail: 200 if it does, 404 if not',

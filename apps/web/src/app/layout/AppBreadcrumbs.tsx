@@ -1,7 +1,7 @@
 import { Anchor, Breadcrumbs, Text } from '@mantine/core';
 import { Link, useMatches } from 'react-router';
 import { dashboardPath } from '../../lib/auth-store';
-import { handleOf } from '../route-handle';
+import { handleOf } from '../../lib/route-handle';
 
 /** Breadcrumbs built from the labels (`handle.crumb`) of the matched routes. */
 export function AppBreadcrumbs() {

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useMatches, useNavigation } from 'react-router';
 import { useAnalyticsPageViews } from '../../lib/analytics';
 import { trackRequest } from '../../lib/loading-store';
-import { titleOf } from '../route-handle';
+import { titleOf } from '../../lib/route-handle';
 
 /** The page title comes from route meta, suffixed with the brand (spec §2). */
 export function pageTitle(title: string | undefined): string {

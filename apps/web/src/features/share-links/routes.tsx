@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
-import type { RouteHandle } from '../../app/route-handle';
+import type { RouteHandle } from '../../lib/route-handle';
 
 type LazyPage = (load: () => Promise<ComponentType>) => RouteObject['lazy'];
 const handle = (h: RouteHandle) => h;

@@ -1,8 +1,8 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AppProviders } from '../../../app/providers';
 import { relogin, useAuthStore } from '../../../lib/auth-store';
 import { apiError, json, mockApi, tokenExpiringIn } from '../../../test/api-mock';
+import { AppProviders } from '../../../test/render-app';
 import { WorkspaceBranding } from './WorkspaceBranding';
 
 const A = '0c000000-0000-4000-8000-00000000000a';

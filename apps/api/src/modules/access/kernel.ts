@@ -1,0 +1,218 @@
+import type { Permission } from '@portolan/contract';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  onRequestHookHandler,
+  preHandlerHookHandler,
+  RouteOptions,
+} from 'fastify';
+import { forbidden } from '../../lib/errors.ts';
+import {
+  authenticateIfSent,
+  registerAuthentication,
+  requireAuth,
+  type SessionOf,
+} from './authenticate.ts';
+import { decideTenant, type Actor, type TenantRef } from './tenant.ts';
+
+/** Hooks a declaration runs before authentication (a per-address limit that refuses first). */
+interface Before {
+  before?: onRequestHookHandler[];
+}
+
+/** A route anyone may call; the reason is documentation and makes the choice explicit. */
+export type PublicRule = Before & {
+  public: string;
+  /** The route reads the caller when a valid session token is sent (`request.auth`, else null). */
+  optionalSession?: true;
+};
+/** A route for anyone signed in, with no tenant in its path. */
+export type SignedInRule = Before & { signedIn: string };
+/**
+ * A route of one organization or workspace: the path parameters naming it (both, when the path
+ * names both: the workspace must belong to that organization) and the permission needed
+ * (`null`: any member).
+ */
+export type TenantRule = Before &
+  (
+    | { organization: string; client?: undefined; permission: Permission | null }
+    | { client: string; organization?: string; permission: Permission | null }
+  );
+/** A route of the platform's administrators; the text ends "Only platform administrators can …". */
+export type PlatformAdminRule = Before & { platformAdmin: string };
+
+/** What every route declares in `config.access`: exactly one kind. */
+export type AccessRule = PublicRule | SignedInRule | TenantRule | PlatformAdminRule;
+
+type KindName = 'public' | 'signedIn' | 'tenant' | 'platformAdmin';
+type RuleOf<K extends KindName> = {
+  public: PublicRule;
+  signedIn: SignedInRule;
+  tenant: TenantRule;
+  platformAdmin: PlatformAdminRule;
+}[K];
+
+export function kindOf(rule: AccessRule): KindName {
+  if ('public' in rule) return 'public';
+  if ('signedIn' in rule) return 'signedIn';
+  if ('platformAdmin' in rule) return 'platformAdmin';
+  return 'tenant';
+}
+
+/** Who the caller may be, as the kernel establishes it before anything else of the route runs. */
+type Session = 'none' | 'optional' | 'required';
+
+/** What the kernel does for one kind: the session it needs, then a decision before or after validation. */
+interface Kind<R> {
+  session(rule: R): Session;
+  /** Before the body and parameters are validated (nothing of the request is trusted yet). */
+  beforeValidation?(app: FastifyInstance, request: FastifyRequest, rule: R): Promise<void>;
+  /** Once the parameters are validated: may set `request.actor`. */
+  afterValidation?(app: FastifyInstance, request: FastifyRequest, rule: R): Promise<void>;
+}
+
+export interface KernelDeps {
+  /** Who a bearer token names (the auth module's `liveSessionOf`). */
+  sessionOf: SessionOf;
+  /** Whether a user is a platform administrator (the release-notes module's `isPlatformAdmin`). */
+  isPlatformAdmin(app: FastifyInstance, userId: string): Promise<boolean>;
+}
+
+function param(request: FastifyRequest, name: string): string {
+  const value = (request.params as Record<string, unknown>)[name];
+  if (typeof value !== 'string')
+    throw new Error(`route declares access by missing parameter ${name}`);
+  return value;
+}
+
+function tenantOf(request: FastifyRequest, rule: TenantRule): TenantRef {
+  if (rule.client === undefined) return { organizationId: param(request, rule.organization) };
+  return {
+    clientId: param(request, rule.client),
+    ...(rule.organization !== undefined && { organizationId: param(request, rule.organization) }),
+  };
+}
+
+/**
+ * The kinds as data: one entry each. A new kind of caller (an API key) or requirement (MFA,
+ * step-up) is a new entry here and a new member of AccessRule.
+ */
+function kinds(deps: KernelDeps): { [K in KindName]: Kind<RuleOf<K>> } {
+  return {
+    public: { session: (rule) => (rule.optionalSession ? 'optional' : 'none') },
+    signedIn: { session: () => 'required' },
+    tenant: {
+      session: () => 'required',
+      // Outside the tenant 404, without the permission 403: after validation, so a malformed id
+      // answers 400 naming the parameter before any lookup.
+      async afterValidation(app, request, rule) {
+        const auth = requireAuth(request);
+        request.actor = await decideTenant(
+          app.ctx.db,
+          auth,
+          tenantOf(request, rule),
+          rule.permission,
+        );
+      },
+    },
+    platformAdmin: {
+      session: () => 'required',
+      // Before the body is validated: anyone else learns only that they may not.
+      async beforeValidation(app, request, rule) {
+        if (!(await deps.isPlatformAdmin(app, requireAuth(request).userId))) {
+          throw forbidden(`Only platform administrators can ${rule.platformAdmin}.`);
+        }
+      },
+    },
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: AccessRule;
+  }
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+}
+
+/** The actor of a route that declared a tenant; only valid in such routes. */
+export function requireActor(request: FastifyRequest): Actor {
+  if (!request.actor) throw new Error('requireActor on a route without a tenant access rule');
+  return request.actor;
+}
+
+const SCOPE_RULE = Symbol('access.scopeRule');
+type Scoped = FastifyInstance & { [SCOPE_RULE]?: AccessRule };
+
+/**
+ * Declares access for every route registered inside `register` that declares none itself: for
+ * routes a library registers (the OpenAPI UI, the web app's files), whose options we do not
+ * write. The declaration is made where the library is registered, so it is still explicit.
+ */
+export function declaredScope(
+  rule: AccessRule,
+  register: (scope: FastifyInstance) => Promise<void>,
+): (scope: FastifyInstance) => Promise<void> {
+  return async (scope) => {
+    (scope as Scoped)[SCOPE_RULE] = rule;
+    await register(scope);
+  };
+}
+
+const toArray = <T>(v: T | T[] | undefined): T[] =>
+  v === undefined ? [] : Array.isArray(v) ? v : [v];
+
+const label = (route: RouteOptions) =>
+  `${Array.isArray(route.method) ? route.method.join(',') : route.method} ${route.url}`;
+
+/**
+ * Registers the request kernel: every route must declare `config.access` (start-up fails
+ * otherwise, naming each route that does not); the kernel authenticates every kind but `public`
+ * (onRequest, ahead of the route's own hooks) and runs the kind's decision.
+ */
+export function registerAccess(app: FastifyInstance, deps: KernelDeps): void {
+  registerAuthentication(app, deps.sessionOf);
+  app.decorateRequest('actor', null);
+  const table = kinds(deps);
+  const undeclared: string[] = [];
+  app.addHook('onRoute', function (this: Scoped, route: RouteOptions) {
+    const rule = route.config?.access ?? this[SCOPE_RULE];
+    if (!rule) {
+      undeclared.push(label(route));
+      return;
+    }
+    route.config = { ...route.config, access: rule };
+    const own = [route.onRequest, route.preValidation, route.preHandler].flatMap(toArray);
+    if (own.includes(app.authenticate as never)) {
+      throw new Error(`${label(route)} wires app.authenticate: declare config.access instead`);
+    }
+    const kind = table[kindOf(rule)] as Kind<AccessRule>;
+    const session = kind.session(rule);
+    const authenticate: onRequestHookHandler[] =
+      session === 'required'
+        ? [async (request) => app.authenticate(request)]
+        : session === 'optional'
+          ? [async (request) => authenticateIfSent(app, request)]
+          : [];
+    route.onRequest = [...(rule.before ?? []), ...authenticate, ...toArray(route.onRequest)];
+    const { beforeValidation, afterValidation } = kind;
+    if (beforeValidation) {
+      const hook: preHandlerHookHandler = async (request) => beforeValidation(app, request, rule);
+      route.preValidation = [hook, ...toArray(route.preValidation)];
+    }
+    if (afterValidation) {
+      const hook: preHandlerHookHandler = async (request) => afterValidation(app, request, rule);
+      route.preHandler = [hook, ...toArray(route.preHandler)];
+    }
+  });
+  // Fail at start-up, not in production: a route without a declaration would be open by omission.
+  app.addHook('onReady', async () => {
+    if (undeclared.length > 0) {
+      throw new Error(
+        `every route must declare config.access (public, signedIn, tenant or platformAdmin); ` +
+          `these do not: ${undeclared.join('; ')}`,
+      );
+    }
+  });
+}

@@ -1,0 +1,24 @@
+import puppeteer from 'puppeteer-core';
+const [,, url] = process.argv;
+const base0 = new URL(url).origin;
+const r = await fetch(base0 + '/v1/rest-auth/app/login/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@portolan.demo', password: 'Portolan demo owner 2026' }) });
+const { token } = await r.json();
+const me = await (await fetch(base0 + '/v1/rest-auth/user/', { headers: { authorization: 'Bearer ' + token } })).json();
+const authJson = JSON.stringify({ state: { userToken: token, user: { user_id: me.user_id, email: me.email, can_create_client: me.can_create_client }, avatarURL: null, current_client: null, role: { userRole: null, currentEditClientId: null }, ps_current_channel: {}, org: { current: null, list: [], param: null } }, version: 1 });
+const browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+const page = await browser.newPage();
+await page.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true });
+await page.goto(base0 + '/v1/health');
+await page.evaluate((v) => { localStorage.clear(); localStorage.setItem('auth', v); }, authJson);
+await page.goto(url, { waitUntil: 'load' });
+await new Promise((r) => setTimeout(r, 5000));
+console.log(await page.evaluate(() => {
+  const all = document.querySelectorAll('*').length;
+  const styles = document.querySelectorAll('style').length;
+  const styleBytes = [...document.querySelectorAll('style')].reduce((n, s) => n + s.textContent.length, 0);
+  const byTag = {}; for (const el of document.body.querySelectorAll('*')) byTag[el.tagName] = (byTag[el.tagName] || 0) + 1;
+  const svgs = document.querySelectorAll('svg').length;
+  return JSON.stringify({ all, styles, styleBytes, svgs, byTag });
+}));
+await page.screenshot({ path: '/tmp/dash-390.png' });
+await browser.close();
