@@ -44,7 +44,7 @@ describe('compressed answers', () => {
       {
         beforeReady(app) {
           app.get('/v1/test-big-error', async () => {
-            throw new AppError(400, ErrorCode.VALIDATION_ERROR, 'Many fields.', details);
+            throw new AppError(ErrorCode.VALIDATION_ERROR, 'Many fields.', details);
           });
           app.get('/v1/test-no-transform', async (_request, reply) =>
             reply.header('cache-control', 'no-transform').send({ text: 'x'.repeat(4096) }),

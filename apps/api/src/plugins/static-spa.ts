@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '@portolan/contract';
+import { errorAnswer } from '../lib/errors.ts';
 import { sendError } from './errors.ts';
 
 /** First path segments of the API, its documents and the uploads: never the web app. */
@@ -61,9 +62,6 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
         return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
       }
     }
-    return sendError(reply, 404, {
-      code: ErrorCode.NOT_FOUND,
-      message: `No route ${request.method} ${url}.`,
-    });
+    return sendError(reply, errorAnswer(ErrorCode.NOT_FOUND, `No route ${request.method} ${url}.`));
   });
 }

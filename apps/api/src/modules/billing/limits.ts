@@ -41,7 +41,6 @@ export async function assertPlanRoom(
   };
   if (!subscription || !isSubscriptionActive(state, ctx.clock.now())) {
     throw new AppError(
-      402,
       ErrorCode.SUBSCRIPTION_REQUIRED,
       'This organization has no active subscription. An owner or admin can choose a plan under Billing.',
     );
@@ -50,7 +49,6 @@ export async function assertPlanRoom(
   const current = (await countUsage(tx, organizationId))[LIMIT_RESOURCES[limit]];
   if (hasRoomFor(max, current)) return;
   throw new AppError(
-    403,
     ErrorCode.PLAN_LIMIT_REACHED,
     `Your plan allows ${max} ${LIMIT_WORDS[limit]}, and the organization has ${current}. Upgrade the plan under Billing to add more.`,
     { limit, max, current },
