@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ERROR_STATUS, ErrorCode } from './index.ts';
+import { ERROR_STATUS, ErrorCode } from '@portolan/contract';
 
 describe('error statuses', () => {
   it('gives every code one status, a 4xx or a 5xx', () => {
@@ -12,7 +12,10 @@ describe('error statuses', () => {
   });
 
   it('agrees with the status each code documents (": 409" in its comment)', () => {
-    const source = fs.readFileSync(new URL('./error-codes.ts', import.meta.url), 'utf8');
+    const source = fs.readFileSync(
+      new URL('../../../../packages/contract/src/error-codes.ts', import.meta.url),
+      'utf8',
+    );
     const documented = [
       ...source.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*?): (\d{3})\b[\s\S]*?\*\/\s*(\w+):/g),
     ];
