@@ -8,7 +8,7 @@ import { billingRoutes } from './routes.ts';
 import { sandboxRoutes } from './sandbox-routes.ts';
 import { walletRoutes } from './wallet-routes.ts';
 
-export { assertPlanRoom } from './limits.ts';
+export { assertMemberLimit, assertPlanRoom, type MemberKind } from './limits.ts';
 export { startTrial } from './trial.ts';
 export { handleGatewayEvent, receiveGatewayEvent } from './events.ts';
 export { fingerprintOf, idempotencyKeyOf, withIdempotency } from './idempotency.ts';

@@ -10,7 +10,7 @@ export {
   type NewNotification,
 } from './create.ts';
 export { findOwnNotification } from './repo.ts';
-export { settleInvitationNotifications } from './service.ts';
+export { settleInvitationNotifications, settleRevokedInvitationNotifications } from './service.ts';
 
 /** The bell: /v1/user/notification/ (list, unseen count, mark seen) and its event stream. */
 export async function notificationsModule(app: App): Promise<void> {
