@@ -4,6 +4,7 @@ import { is } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { NOT_EXPORTED, TABLE_OWNERS, type TableName } from '../src/db/ownership.ts';
+import { EXPORTERS } from '../src/modules/data-exports/layout.ts';
 import * as schema from '../src/db/schema/index.ts';
 import { testEngine } from './support/database.ts';
 
@@ -116,6 +117,21 @@ describe.runIf(testEngine === 'pglite')('table ownership', () => {
     }
     expect(writes).toBeGreaterThan(50);
     expect([...foreign].sort()).toEqual([...KNOWN_FOREIGN_WRITES].sort());
+  });
+
+  it('exports every table by its owner, or lists it as not exported with a reason', () => {
+    const exported = new Map<string, string>();
+    for (const [owner, exporter] of Object.entries(EXPORTERS)) {
+      for (const table of exporter.tables) {
+        expect([table, TABLE_OWNERS[table]]).toEqual([table, owner]);
+        expect(exported.has(table), `${table} exported twice`).toBe(false);
+        exported.set(table, owner);
+      }
+    }
+    const both = Object.keys(NOT_EXPORTED).filter((table) => exported.has(table));
+    expect(both, 'exported and listed as not exported').toEqual([]);
+    const neither = schemaTables.filter((t) => !exported.has(t) && !(t in NOT_EXPORTED));
+    expect(neither, 'neither exported by their owner nor listed as not exported').toEqual([]);
   });
 
   it('lists only schema tables as not exported, each with a reason', () => {

@@ -25,3 +25,4 @@ export async function billingModule(app: App): Promise<void> {
   // Encapsulated: the sandbox page's form parser stays with it.
   await app.register(sandboxRoutes);
 }
+export { billingExporter } from './data-export.ts';

@@ -12,3 +12,4 @@ export async function invitationsModule(app: App): Promise<void> {
   await app.register(acceptRoutes);
   await app.register(declineRoutes);
 }
+export { invitationsExporter } from './data-export.ts';

@@ -8,3 +8,4 @@ export async function membersModule(app: App): Promise<void> {
   await app.register(organizationMemberRoutes);
   await app.register(workspaceMemberRoutes);
 }
+export { membersExporter } from './data-export.ts';

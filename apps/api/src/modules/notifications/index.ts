@@ -17,3 +17,4 @@ export async function notificationsModule(app: App): Promise<void> {
   await app.register(notificationRoutes);
   await app.register(streamRoutes);
 }
+export { notificationsExporter } from './data-export.ts';
