@@ -12,7 +12,7 @@ export { assertMemberLimit, assertPlanRoom, type MemberKind } from './limits.ts'
 export { startTrial } from './trial.ts';
 export { handleGatewayEvent, receiveGatewayEvent } from './events.ts';
 export { fingerprintOf, idempotencyKeyOf, withIdempotency } from './idempotency.ts';
-export { runRenewals, startRenewalJob, type RenewalJob } from './renewal.ts';
+export { renewalJob, runRenewals } from './renewal.ts';
 export { recordInvoice } from './invoices.ts';
 export { adjustBalance } from './wallet-service.ts';
 
