@@ -11,6 +11,7 @@ import type { App, AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createCredentialChecker, type CredentialChecker } from './lib/credentials/index.ts';
+import { startJobs } from './lib/jobs.ts';
 import { OutboxWorker } from './lib/mail/outbox.ts';
 import {
   createFileTransport,
@@ -29,13 +30,9 @@ import { registerSpa } from './plugins/static-spa.ts';
 import { registerAccess } from './modules/access/index.ts';
 import { activitiesModule } from './modules/activities/index.ts';
 import { authModule, liveSessionOf, SessionCache } from './modules/auth/index.ts';
-import { billingModule, startRenewalJob, type RenewalJob } from './modules/billing/index.ts';
+import { billingModule, renewalJob } from './modules/billing/index.ts';
 import { clientsModule } from './modules/clients/index.ts';
-import {
-  dataExportsModule,
-  startDataExportJob,
-  type DataExportJob,
-} from './modules/data-exports/index.ts';
+import { dataExportJob, dataExportsModule } from './modules/data-exports/index.ts';
 import { notificationsModule } from './modules/notifications/index.ts';
 import { membersModule } from './modules/members/index.ts';
 import { invitationsModule } from './modules/invitations/index.ts';
@@ -43,7 +40,7 @@ import { organizationsModule } from './modules/organizations/index.ts';
 import { permissionsModule } from './modules/permissions/index.ts';
 import { isPlatformAdmin, releaseNotesModule } from './modules/release-notes/index.ts';
 import { shareLinksModule } from './modules/share-links/index.ts';
-import { startPruneJob, systemModule, type PruneJob } from './modules/system/index.ts';
+import { pruneJob, systemModule } from './modules/system/index.ts';
 import { uploadsModule } from './modules/uploads/index.ts';
 import { LastActive, usersModule } from './modules/users/index.ts';
 import {
@@ -219,30 +216,19 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
   app.addHook('onClose', async () => ctx.lastActive.settled());
   if (deps.startWorkers) app.addHook('onReady', async () => outbox.start());
   app.addHook('onClose', async () => outbox.stop());
-  // The renewal job, like the outbox one per instance (it claims with SKIP LOCKED); with billing
-  // off nothing is charged.
-  if (deps.startWorkers && config.features.billing) {
-    let renewals: RenewalJob | null = null;
-    app.addHook('onReady', async () => {
-      renewals = startRenewalJob(ctx, { log: app.log });
-    });
-    app.addHook('onClose', async () => renewals?.stop());
-  }
-  // The data export job, one per instance too (it claims with SKIP LOCKED under a lease).
+  // The periodic jobs the modules declare, run by one runner (lib/jobs.ts) in every instance
+  // that starts workers: each claims its rows with SKIP LOCKED (renewals: only with billing on).
   if (deps.startWorkers) {
-    let exportsJob: DataExportJob | null = null;
+    const jobs = [
+      ...(config.features.billing ? [renewalJob(ctx)] : []),
+      dataExportJob(ctx, app.log),
+      pruneJob(ctx, app.log),
+    ];
+    let running: { stop(): Promise<void> } | null = null;
     app.addHook('onReady', async () => {
-      exportsJob = startDataExportJob(ctx, { log: app.log });
+      running = startJobs(jobs, app.log);
     });
-    app.addHook('onClose', async () => exportsJob?.stop());
-  }
-  // Pruning (modules/system/prune.ts), one per instance too: its deletes skip locked rows.
-  if (deps.startWorkers) {
-    let pruneJob: PruneJob | null = null;
-    app.addHook('onReady', async () => {
-      pruneJob = startPruneJob(ctx, { log: app.log });
-    });
-    app.addHook('onClose', async () => pruneJob?.stop());
+    app.addHook('onClose', async () => running?.stop());
   }
   return app as unknown as App;
 }

@@ -1,4 +1,5 @@
-import { ErrorCode, type ErrorBody } from '@portolan/contract';
+import { ErrorCode } from '@portolan/contract';
+import { errorAnswer } from './errors.ts';
 
 /**
  * Failures that mean "the database cannot be reached right now" rather than "this request is
@@ -73,10 +74,10 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   return false;
 }
 
-export const SERVICE_UNAVAILABLE_BODY: ErrorBody = {
-  code: ErrorCode.SERVICE_UNAVAILABLE,
-  message: 'The service is temporarily unavailable. Please try again in a moment.',
-};
+export const SERVICE_UNAVAILABLE = errorAnswer(
+  ErrorCode.SERVICE_UNAVAILABLE,
+  'The service is temporarily unavailable. Please try again in a moment.',
+);
 
 /** Resolves or rejects like `work`, but rejects with DatabaseTimeoutError after `ms`. */
 export function withTimeout<T>(work: Promise<T>, ms: number, what = 'The database'): Promise<T> {

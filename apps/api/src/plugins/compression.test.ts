@@ -45,7 +45,7 @@ describe('compressed answers', () => {
         beforeReady(app) {
           const config = { access: { public: 'a probe of the compression' } };
           app.get('/v1/test-big-error', { config }, async () => {
-            throw new AppError(400, ErrorCode.VALIDATION_ERROR, 'Many fields.', details);
+            throw new AppError(ErrorCode.VALIDATION_ERROR, 'Many fields.', details);
           });
           app.get('/v1/test-no-transform', { config }, async (_request, reply) =>
             reply.header('cache-control', 'no-transform').send({ text: 'x'.repeat(4096) }),

@@ -1,8 +1,8 @@
 import { ErrorCode, type ErrorBody, type ErrorDetail } from '@portolan/contract';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isDatabaseUnavailable, SERVICE_UNAVAILABLE_BODY } from '../lib/database-errors.ts';
-import { AppError } from '../lib/errors.ts';
+import { isDatabaseUnavailable, SERVICE_UNAVAILABLE } from '../lib/database-errors.ts';
+import { AppError, errorAnswer, type ErrorAnswer } from '../lib/errors.ts';
 
 /**
  * One error shape for every failure: {code, message, details?}. Validation errors name each
@@ -13,11 +13,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const { status, body } = toErrorResponse(err);
     if (status >= 500) request.log.error({ err }, 'unhandled error');
     else request.log.debug({ code: body.code, status }, body.message);
-    return sendError(reply, status, body);
+    return sendError(reply, { status, body });
   });
 }
 
-export function sendError(reply: FastifyReply, status: number, body: ErrorBody) {
+export function sendError(
+  reply: FastifyReply,
+  { status, body }: ErrorAnswer | { status: number; body: ErrorBody },
+) {
   return reply
     .status(status)
     .header('cache-control', 'no-store')
@@ -25,30 +28,33 @@ export function sendError(reply: FastifyReply, status: number, body: ErrorBody) 
     .send(body);
 }
 
+/** What Fastify refuses by itself, by the status it gives (their codes' statuses). */
+const FRAMEWORK_REFUSALS = new Map(
+  [
+    errorAnswer(ErrorCode.PAYLOAD_TOO_LARGE, 'The request body is too large.'),
+    errorAnswer(
+      ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      'Unsupported content type: send application/json.',
+    ),
+    errorAnswer(ErrorCode.RATE_LIMITED, 'Too many requests. Try again in a few minutes.'),
+    errorAnswer(ErrorCode.NOT_AUTHENTICATED, 'Sign in to continue.'),
+    errorAnswer(ErrorCode.NOT_FOUND, 'Not found.'),
+    errorAnswer(ErrorCode.METHOD_NOT_ALLOWED, 'Method not allowed.'),
+  ].map((answer) => [answer.status, answer]),
+);
+
 function toErrorResponse(err: FastifyError): { status: number; body: ErrorBody } {
-  if (err instanceof AppError) {
-    return {
-      status: err.statusCode,
-      body: {
-        code: err.code,
-        message: err.message,
-        ...(err.details !== undefined && { details: err.details }),
-      },
-    };
-  }
+  if (err instanceof AppError) return errorAnswer(err.code, err.message, err.details);
   // The database is down or not answering (lib/database-errors.ts): 503, and it passes by itself.
-  if (isDatabaseUnavailable(err)) return { status: 503, body: SERVICE_UNAVAILABLE_BODY };
+  if (isDatabaseUnavailable(err)) return SERVICE_UNAVAILABLE;
   if (hasZodFastifySchemaValidationErrors(err)) {
     const details = validationDetails(err);
     const first = details[0];
-    return {
-      status: 400,
-      body: {
-        code: ErrorCode.VALIDATION_ERROR,
-        message: first ? `${first.field}: ${first.message}` : 'The request is not valid.',
-        details,
-      },
-    };
+    return errorAnswer(
+      ErrorCode.VALIDATION_ERROR,
+      first ? `${first.field}: ${first.message}` : 'The request is not valid.',
+      details,
+    );
   }
   const status = err.statusCode ?? 500;
   if (
@@ -56,58 +62,19 @@ function toErrorResponse(err: FastifyError): { status: number; body: ErrorBody }
     err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
     err.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
   ) {
-    return {
-      status: 400,
-      body: { code: ErrorCode.INVALID_JSON, message: 'The request body is not valid JSON.' },
-    };
+    return errorAnswer(ErrorCode.INVALID_JSON, 'The request body is not valid JSON.');
   }
-  switch (status) {
-    case 413:
-      return {
-        status,
-        body: { code: ErrorCode.PAYLOAD_TOO_LARGE, message: 'The request body is too large.' },
-      };
-    case 415:
-      return {
-        status,
-        body: {
-          code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-          message: 'Unsupported content type: send application/json.',
-        },
-      };
-    case 429:
-      return {
-        status,
-        body: {
-          code: ErrorCode.RATE_LIMITED,
-          message: 'Too many requests. Try again in a few minutes.',
-        },
-      };
-    case 401:
-      return {
-        status,
-        body: { code: ErrorCode.NOT_AUTHENTICATED, message: 'Sign in to continue.' },
-      };
-    case 404:
-      return { status, body: { code: ErrorCode.NOT_FOUND, message: 'Not found.' } };
-    case 405:
-      return {
-        status,
-        body: { code: ErrorCode.METHOD_NOT_ALLOWED, message: 'Method not allowed.' },
-      };
-  }
+  const refusal = FRAMEWORK_REFUSALS.get(status);
+  if (refusal) return refusal;
   if (status >= 400 && status < 500) {
     // Fastify's own refusals (a body that does not match its Content-Length, …): no field is at
-    // fault, so not VALIDATION_ERROR.
+    // fault, so not VALIDATION_ERROR. They keep Fastify's status.
     return { status, body: { code: ErrorCode.BAD_REQUEST, message: err.message } };
   }
-  return {
-    status: 500,
-    body: {
-      code: ErrorCode.INTERNAL_ERROR,
-      message: 'Something went wrong on our side. Please try again in a moment.',
-    },
-  };
+  return errorAnswer(
+    ErrorCode.INTERNAL_ERROR,
+    'Something went wrong on our side. Please try again in a moment.',
+  );
 }
 
 function validationDetails(err: FastifyError): ErrorDetail[] {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { ErrorCode, type ErrorBody } from '@portolan/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorAnswer, type ErrorAnswer } from '../lib/errors.ts';
 import { sendError } from './errors.ts';
 
 /**
@@ -16,40 +17,25 @@ import { sendError } from './errors.ts';
  * - `registerProtocolErrors`: an `Expect` header other than 100-continue (417).
  */
 
-const INTERNAL: ErrorBody = {
-  code: ErrorCode.INTERNAL_ERROR,
-  message: 'Something went wrong on our side. Please try again in a moment.',
-};
+const INTERNAL = errorAnswer(
+  ErrorCode.INTERNAL_ERROR,
+  'Something went wrong on our side. Please try again in a moment.',
+);
 
 /** What Node's HTTP server reports about a connection before there is a request. */
-export function clientErrorAnswer(nodeCode: string | undefined): {
-  status: number;
-  body: ErrorBody;
-} {
+export function clientErrorAnswer(nodeCode: string | undefined): ErrorAnswer {
   switch (nodeCode) {
     case 'HPE_HEADER_OVERFLOW':
-      return {
-        status: 431,
-        body: { code: ErrorCode.HEADERS_TOO_LARGE, message: 'The request headers are too large.' },
-      };
+      return errorAnswer(ErrorCode.HEADERS_TOO_LARGE, 'The request headers are too large.');
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return {
-        status: 413,
-        body: { code: ErrorCode.PAYLOAD_TOO_LARGE, message: 'The request body is too large.' },
-      };
+      return errorAnswer(ErrorCode.PAYLOAD_TOO_LARGE, 'The request body is too large.');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return {
-        status: 408,
-        body: {
-          code: ErrorCode.REQUEST_TIMEOUT,
-          message: 'The request did not arrive in time. Please try again.',
-        },
-      };
+      return errorAnswer(
+        ErrorCode.REQUEST_TIMEOUT,
+        'The request did not arrive in time. Please try again.',
+      );
     default:
-      return {
-        status: 400,
-        body: { code: ErrorCode.BAD_REQUEST, message: 'The request is not valid HTTP.' },
-      };
+      return errorAnswer(ErrorCode.BAD_REQUEST, 'The request is not valid HTTP.');
   }
 }
 
@@ -93,19 +79,19 @@ function onFrameworkError(err: FastifyError, request: FastifyRequest, reply: Fas
   switch (err.code) {
     case 'FST_ERR_BAD_URL':
       request.log.debug({ code: err.code }, 'bad URL');
-      return sendError(reply, 400, {
-        code: ErrorCode.BAD_REQUEST,
-        message: 'The URL is not valid: check its percent-encoding.',
-      });
+      return sendError(
+        reply,
+        errorAnswer(ErrorCode.BAD_REQUEST, 'The URL is not valid: check its percent-encoding.'),
+      );
     case 'FST_ERR_MAX_PARAM_LENGTH':
       request.log.debug({ code: err.code }, 'path parameter too long');
-      return sendError(reply, 414, {
-        code: ErrorCode.URI_TOO_LONG,
-        message: 'A part of the URL is too long.',
-      });
+      return sendError(
+        reply,
+        errorAnswer(ErrorCode.URI_TOO_LONG, 'A part of the URL is too long.'),
+      );
     default:
       request.log.error({ err }, 'framework error');
-      return sendError(reply, 500, INTERNAL);
+      return sendError(reply, INTERNAL);
   }
 }
 
@@ -120,11 +106,12 @@ export function registerProtocolErrors(app: FastifyInstance): void {
   // Without a listener Node answers an unknown expectation with an empty 417.
   app.server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
     app.log.debug({ expect: req.headers.expect }, 'unsupported expectation');
-    const json = JSON.stringify({
-      code: ErrorCode.EXPECTATION_FAILED,
-      message: 'Only "Expect: 100-continue" is supported.',
-    } satisfies ErrorBody);
-    res.writeHead(417, {
+    const { status, body } = errorAnswer(
+      ErrorCode.EXPECTATION_FAILED,
+      'Only "Expect: 100-continue" is supported.',
+    );
+    const json = JSON.stringify(body);
+    res.writeHead(status, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(json),
       'cache-control': 'no-store',

@@ -64,7 +64,6 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     store: databaseRateLimitStore(app.ctx.db, app.ctx.clock),
     errorResponseBuilder: (_req, ctx) =>
       new AppError(
-        429,
         ErrorCode.RATE_LIMITED,
         `Too many requests. Try again in ${Math.max(1, Math.ceil(ctx.ttl / 60_000))} minute(s).`,
       ),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, isPublicPage } from '@portolan/contract';
+import { errorAnswer } from '../lib/errors.ts';
 import { declaredScope } from '../modules/access/index.ts';
 import { sendError } from './errors.ts';
 
@@ -78,9 +79,6 @@ async function spa(app: FastifyInstance, distDir: string): Promise<void> {
         return reply.header('cache-control', 'no-cache').type('text/html').sendFile(page);
       }
     }
-    return sendError(reply, 404, {
-      code: ErrorCode.NOT_FOUND,
-      message: `No route ${request.method} ${url}.`,
-    });
+    return sendError(reply, errorAnswer(ErrorCode.NOT_FOUND, `No route ${request.method} ${url}.`));
   });
 }

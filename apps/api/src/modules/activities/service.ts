@@ -43,6 +43,36 @@ export async function recordActivity(
   });
 }
 
+export interface ActivityEntry {
+  userId: string;
+  action: ActivityAction;
+  objectType: ActivityObjectType;
+  objectId: string;
+  organizationId: string;
+  data: Record<string, unknown>;
+}
+
+/** Records several activities in one statement, all at `at`; inside the caller's transaction. */
+export async function recordActivities(
+  tx: Tx,
+  entries: readonly ActivityEntry[],
+  at: Date,
+): Promise<void> {
+  if (entries.length === 0) return;
+  await tx.insert(activities).values(
+    entries.map((e) => ({
+      user_id: e.userId,
+      action: e.action,
+      object_type: e.objectType,
+      object_id: e.objectId,
+      organization_id: e.organizationId,
+      data: e.data,
+      created_at: at,
+      modified_at: at,
+    })),
+  );
+}
+
 // ---- the API: reported activities and an organization's log ----------------------------------
 
 type ActivityRow = typeof activities.$inferSelect;

@@ -180,23 +180,16 @@ export async function checkCode(
 export function codeError(result: Exclude<CodeCheck, 'ok'>): AppError {
   switch (result) {
     case 'expired':
-      return new AppError(
-        400,
-        ErrorCode.CODE_EXPIRED,
-        'This code has expired. Ask for a new one.',
-        [{ field: 'code', message: 'This code has expired. Ask for a new one.' }],
-      );
+      return new AppError(ErrorCode.CODE_EXPIRED, 'This code has expired. Ask for a new one.', [
+        { field: 'code', message: 'This code has expired. Ask for a new one.' },
+      ]);
     case 'too_many':
-      return new AppError(
-        429,
-        ErrorCode.TOO_MANY_ATTEMPTS,
-        'Too many wrong codes. Ask for a new one.',
-        [{ field: 'code', message: 'Too many wrong codes. Ask for a new one.' }],
-      );
+      return new AppError(ErrorCode.TOO_MANY_ATTEMPTS, 'Too many wrong codes. Ask for a new one.', [
+        { field: 'code', message: 'Too many wrong codes. Ask for a new one.' },
+      ]);
     case 'missing':
     case 'wrong':
       return new AppError(
-        400,
         ErrorCode.INVALID_CODE,
         'The code is not correct. Check the e-mail and try again.',
         [{ field: 'code', message: 'The code is not correct. Check the e-mail and try again.' }],

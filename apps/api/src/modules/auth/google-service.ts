@@ -33,7 +33,7 @@ export function sanitizeReturnPath(path: string | undefined | null): string | nu
 }
 
 const disabled = () =>
-  new AppError(403, ErrorCode.FEATURE_DISABLED, 'Sign-in with Google is not enabled.');
+  new AppError(ErrorCode.FEATURE_DISABLED, 'Sign-in with Google is not enabled.');
 
 export function assertGoogleEnabled(ctx: AppContext) {
   if (!googleLoginEnabled(ctx)) throw disabled();
@@ -42,7 +42,6 @@ export function assertGoogleEnabled(ctx: AppContext) {
 /** The provider is down or unreachable: not the caller's fault, and not ours to hide (logged). */
 function unavailable(err: unknown) {
   const error = new AppError(
-    503,
     ErrorCode.SERVICE_UNAVAILABLE,
     'Google sign-in is unavailable right now. Try again in a few minutes or sign in with your password.',
   );
@@ -80,7 +79,7 @@ export async function startGoogleLogin(
 }
 
 const oidcFailed = (field: string, message: string) =>
-  new AppError(400, ErrorCode.OIDC_FAILED, message, [{ field, message }]);
+  new AppError(ErrorCode.OIDC_FAILED, message, [{ field, message }]);
 
 /** Finishes a sign-in: single-use state, code exchange, account resolution, session. */
 export async function completeGoogleLogin(
@@ -126,7 +125,6 @@ export async function completeGoogleLogin(
   const user = await resolveAccount(ctx, identity);
   if (!user.enabled) {
     throw new AppError(
-      403,
       ErrorCode.ACCOUNT_DISABLED,
       'This account is disabled. Contact your administrator.',
     );

@@ -16,3 +16,4 @@ export async function authModule(app: App): Promise<void> {
   await app.register(passwordRoutes);
   await app.register(googleRoutes);
 }
+export { authExporter } from './data-export.ts';

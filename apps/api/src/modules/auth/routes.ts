@@ -52,7 +52,6 @@ export async function authRoutes(app: App): Promise<void> {
     handler: async (request, reply) => {
       if (!ctx.config.features.registration) {
         throw new AppError(
-          403,
           ErrorCode.FEATURE_DISABLED,
           'Registration is closed. Ask your organization for an invitation.',
         );

@@ -168,11 +168,7 @@ const alreadyActive = () =>
   conflict(ErrorCode.ALREADY_ACTIVATED, 'This account is already active. Sign in to continue.');
 
 const accountDisabled = () =>
-  new AppError(
-    403,
-    ErrorCode.ACCOUNT_DISABLED,
-    'This account is disabled. Contact your administrator.',
-  );
+  new AppError(ErrorCode.ACCOUNT_DISABLED, 'This account is disabled. Contact your administrator.');
 
 /**
  * The code of the token's row activates its account and signs the user in (a session made as
@@ -284,7 +280,7 @@ async function pendingActivationToken(ctx: AppContext, user: UserRow) {
 }
 
 const invalidCredentials = () =>
-  new AppError(400, ErrorCode.INVALID_CREDENTIALS, 'The e-mail or password is incorrect.');
+  new AppError(ErrorCode.INVALID_CREDENTIALS, 'The e-mail or password is incorrect.');
 
 /** Opens a session for a user who has proven who they are, in the caller's transaction. */
 async function openSession(tx: Tx, ctx: AppContext, user: UserRow, meta: ClientMeta) {
@@ -339,7 +335,6 @@ export async function login(ctx: AppContext, email: string, password: string, me
   );
   if (!reservation) {
     throw new AppError(
-      429,
       ErrorCode.RATE_LIMITED,
       'Too many failed sign-ins for this account. Try again in 15 minutes.',
     );

@@ -120,7 +120,6 @@ export async function openHostedCheckout(
     // The gateway's own error rides along as the cause, for the log; the caller reads ours.
     throw Object.assign(
       new AppError(
-        503,
         ErrorCode.SERVICE_UNAVAILABLE,
         'The payment service is not available. Try again in a few minutes.',
       ),

@@ -208,7 +208,7 @@ export async function checkoutGradeChange(
           .digest('hex')}`,
       });
       if (!result.ok)
-        throw new AppError(402, ErrorCode.PAYMENT_FAILED, CHARGE_FAILURE_MESSAGES[result.reason]);
+        throw new AppError(ErrorCode.PAYMENT_FAILED, CHARGE_FAILURE_MESSAGES[result.reason]);
       chargeRef = result.chargeRef;
     }
     const [updated] = await tx

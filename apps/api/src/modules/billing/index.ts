@@ -8,11 +8,11 @@ import { billingRoutes } from './routes.ts';
 import { sandboxRoutes } from './sandbox-routes.ts';
 import { walletRoutes } from './wallet-routes.ts';
 
-export { assertPlanRoom } from './limits.ts';
+export { assertMemberLimit, assertPlanRoom, type MemberKind } from './limits.ts';
 export { startTrial } from './trial.ts';
 export { handleGatewayEvent, receiveGatewayEvent } from './events.ts';
 export { fingerprintOf, idempotencyKeyOf, withIdempotency } from './idempotency.ts';
-export { runRenewals, startRenewalJob, type RenewalJob } from './renewal.ts';
+export { renewalJob, runRenewals } from './renewal.ts';
 export { recordInvoice } from './invoices.ts';
 export { adjustBalance } from './wallet-service.ts';
 
@@ -25,3 +25,4 @@ export async function billingModule(app: App): Promise<void> {
   // Encapsulated: the sandbox page's form parser stays with it.
   await app.register(sandboxRoutes);
 }
+export { billingExporter } from './data-export.ts';

@@ -45,7 +45,6 @@ export interface NewEntry {
 
 export const insufficientBalance = (available: number, amount: number) =>
   new AppError(
-    402,
     ErrorCode.INSUFFICIENT_BALANCE,
     'The balance is too low for this charge. Add funds, then try again.',
     { available_balance: available, amount },

@@ -41,7 +41,6 @@ export async function assertPlanRoom(
   };
   if (!subscription || !isSubscriptionActive(state, ctx.clock.now())) {
     throw new AppError(
-      402,
       ErrorCode.SUBSCRIPTION_REQUIRED,
       'This organization has no active subscription. An owner or admin can choose a plan under Billing.',
     );
@@ -50,9 +49,32 @@ export async function assertPlanRoom(
   const current = (await countUsage(tx, organizationId))[LIMIT_RESOURCES[limit]];
   if (hasRoomFor(max, current)) return;
   throw new AppError(
-    403,
     ErrorCode.PLAN_LIMIT_REACHED,
     `Your plan allows ${max} ${LIMIT_WORDS[limit]}, and the organization has ${current}. Upgrade the plan under Billing to add more.`,
     { limit, max, current },
+  );
+}
+
+/** Which of the plan's user limits a new or changed member counts against (spec §5). */
+export type MemberKind = 'internal' | 'external';
+
+/**
+ * Whether the organization may have one more member of this kind: the plan's
+ * `max_internal_users` (OWNER, ADMIN, STAFF) or `max_external_users` (CLIENT), pending
+ * invitations counted. Callers (inviting, force-inviting, granting workspace access to a
+ * newcomer, changing a role between internal and external) run it inside their transaction after
+ * locking the organization row `FOR UPDATE`, so parallel requests cannot both see room for one more.
+ */
+export async function assertMemberLimit(
+  ctx: AppContext,
+  tx: Tx,
+  organizationId: string,
+  kind: MemberKind,
+): Promise<void> {
+  await assertPlanRoom(
+    ctx,
+    tx,
+    organizationId,
+    kind === 'internal' ? 'max_internal_users' : 'max_external_users',
   );
 }

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { paymentMethods, plans, subscriptions } from '../../db/schema/index.ts';
 import { days, hours } from '../../lib/clock.ts';
+import { startJob, type Job, type RunningJob } from '../../lib/jobs.ts';
 import { recordInvoice } from './invoices.ts';
 import type { PlanRow, SubscriptionRow } from './subscription-repo.ts';
 
@@ -207,47 +208,22 @@ async function renewOne(
 /** How often the job looks for due subscriptions. */
 export const RENEWAL_INTERVAL_MS = 60_000;
 
-export interface RenewalJob {
-  stop(): Promise<void>;
-}
+/** The renewal job, declared for the runner (lib/jobs.ts). */
+export const renewalJob = (ctx: RenewalContext & Pick<AppContext, 'clock'>): Job => ({
+  name: 'renewal',
+  everyMs: RENEWAL_INTERVAL_MS,
+  // One line at the start of an outage and then one an hour, not one per tick.
+  logEvery: 60,
+  run: () => runRenewals(ctx, ctx.clock.now()),
+});
 
-/**
- * Runs runRenewals every `intervalMs` until stopped (app close). Like the mail outbox, a run that
- * fails (the database is down) is logged and simply tried again at the next tick.
- */
+/** The renewal job on its own (tests): every `intervalMs` until stopped. */
 export function startRenewalJob(
   ctx: RenewalContext & Pick<AppContext, 'clock'>,
   options: { log?: FastifyBaseLogger; intervalMs?: number } = {},
-): RenewalJob {
-  const intervalMs = options.intervalMs ?? RENEWAL_INTERVAL_MS;
-  let stopped = false;
-  let running: Promise<unknown> | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  let failedRuns = 0;
-  const tick = () => {
-    if (stopped) return;
-    if (!running) {
-      running = runRenewals(ctx, ctx.clock.now())
-        .then(() => {
-          failedRuns = 0;
-        })
-        .catch((err) => {
-          // One line at the start of an outage and then one an hour, not one per tick.
-          if (failedRuns++ % 60 === 0)
-            options.log?.error({ err, failedRuns }, 'renewal run failed');
-        })
-        .finally(() => {
-          running = null;
-        });
-    }
-    timer = setTimeout(tick, intervalMs);
-  };
-  timer = setTimeout(tick, 0);
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+): RunningJob {
+  return startJob(
+    { ...renewalJob(ctx), everyMs: options.intervalMs ?? RENEWAL_INTERVAL_MS },
+    options.log,
+  );
 }

@@ -75,7 +75,7 @@ export async function topUpWithCard(
       idempotencyKey: `top-up:${organizationId}:${actor.userId}:${idempotencyKey}`,
     });
     if (!result.ok)
-      throw new AppError(402, ErrorCode.PAYMENT_FAILED, CHARGE_FAILURE_MESSAGES[result.reason]);
+      throw new AppError(ErrorCode.PAYMENT_FAILED, CHARGE_FAILURE_MESSAGES[result.reason]);
     await creditTopUp(
       tx,
       checkout!,

@@ -26,7 +26,6 @@ export async function unsubscribe(
     const { subscription: sub, plan } = found;
     if (sub.subscriber_id !== actor.userId)
       throw new AppError(
-        403,
         ErrorCode.NOT_SUBSCRIBER,
         'Only the member who subscribed can cancel the subscription.',
       );

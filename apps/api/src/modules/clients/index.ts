@@ -12,3 +12,4 @@ export async function clientsModule(app: App): Promise<void> {
   await app.register(credentialRoutes);
   await app.register(sellerSettingsRoutes);
 }
+export { clientsExporter } from './data-export.ts';

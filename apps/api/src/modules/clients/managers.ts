@@ -45,7 +45,6 @@ export function checkManagerChange(
   if (!isInternalUser(ctx, actor)) {
     const message = 'Only the portal’s internal staff can change the managers of a workspace.';
     throw new AppError(
-      403,
       ErrorCode.PERMISSION_DENIED,
       message,
       sent.map((field) => ({ field, message })),

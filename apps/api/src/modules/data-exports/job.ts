@@ -20,10 +20,9 @@ import {
   recordReady,
   type ExportSubject,
 } from './finish.ts';
-import { writeOrganizationData } from './organization-data.ts';
+import { ORGANIZATION_README, USER_README, writeArchive } from './layout.ts';
 import { sweepArchives } from './sweep.ts';
 import type { DataExportRow } from './service.ts';
-import { writeUserData } from './user-data.ts';
 import { ZipWriter } from './zip-writer.ts';
 
 /**
@@ -202,19 +201,14 @@ async function build(ctx: JobContext, deps: ExportDeps, row: DataExportRow): Pro
         if (deps.signal?.aborted) throw new Error('the app is shutting down');
         await write(chunk);
       }, at);
+      const input = { db: ctx.db, at, files: deps.uploads };
       if (row.kind === 'USER') {
-        await writeUserData(ctx.db, zip, {
-          userId: row.user_id,
-          brand: ctx.config.brand,
-          at,
-          uploads: deps.uploads,
-        });
+        const readme = USER_README(ctx.config.brand, subject.email, at);
+        await writeArchive('USER', zip, { ...input, id: row.user_id }, readme);
       } else {
-        await writeOrganizationData(ctx.db, zip, {
-          organizationId: row.organization_id!,
-          brand: ctx.config.brand,
-          at,
-        });
+        const name = subject.mailSubject.kind === 'organization' ? subject.mailSubject.name : '';
+        const readme = ORGANIZATION_README(ctx.config.brand, name, at);
+        await writeArchive('ORGANIZATION', zip, { ...input, id: row.organization_id! }, readme);
       }
       await zip.end();
     });

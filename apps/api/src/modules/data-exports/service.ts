@@ -166,7 +166,6 @@ async function downloadable(
   }
   if (isExpired(row, ctx.clock.now()) || (row.status === 'READY' && !row.storage_key)) {
     throw new AppError(
-      410,
       ErrorCode.DATA_EXPORT_EXPIRED,
       'This export has expired: an archive can be downloaded for 24 hours after it is ready, then it is deleted. Ask for a new export in the settings.',
     );

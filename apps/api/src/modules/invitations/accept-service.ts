@@ -30,7 +30,6 @@ import { hashInvitationToken } from './tokens.ts';
 
 const invalid = () =>
   new AppError(
-    404,
     ErrorCode.INVITATION_INVALID,
     'This invitation is not valid: it may have been replaced by a newer one or withdrawn.',
   );
@@ -52,7 +51,6 @@ export function assertOpen(invitation: InvitationRow, now: Date): void {
   if (invitation.status === 'REVOKED') throw invalid();
   if (invitation.expires_at <= now) {
     throw new AppError(
-      410,
       ErrorCode.INVITATION_EXPIRED,
       'This invitation has expired. Ask for a new one.',
     );
@@ -91,7 +89,6 @@ export async function acceptInvitation(
   assertOpen(invitation, ctx.clock.now());
   if (caller && caller.userId !== user.id) {
     throw new AppError(
-      403,
       ErrorCode.INVITATION_OTHER_ACCOUNT,
       'This invitation is for another account. Sign out, then open the link again.',
     );

@@ -4,7 +4,7 @@ import {
   type MembershipStatus,
   type Role,
 } from '@portolan/contract';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   clientMembers,
@@ -334,4 +334,30 @@ export async function withdrawPendingMemberships(tx: Tx, invitation: InvitationR
   await tx
     .delete(organizationMembers)
     .where(and(pendingHere, sql`not ${inAWorkspace(org, userId)}`));
+}
+
+/**
+ * Revokes a person's PENDING invitations to an organization and its workspaces, or to some of its
+ * workspaces (`clientIds`), in one statement (the members module, removing them). Answers the
+ * revoked invitations' ids, whose notifications the caller settles.
+ */
+export async function revokePendingInvitations(
+  tx: Tx,
+  scope: { organizationId: string; clientIds?: readonly string[] },
+  userId: string,
+  at: Date,
+): Promise<string[]> {
+  const rows = await tx
+    .update(invitations)
+    .set({ status: 'REVOKED', decided_at: at, modified_at: at })
+    .where(
+      and(
+        eq(invitations.user_id, userId),
+        eq(invitations.status, 'PENDING'),
+        eq(invitations.organization_id, scope.organizationId),
+        scope.clientIds ? inArray(invitations.client_id, [...scope.clientIds]) : undefined,
+      ),
+    )
+    .returning({ id: invitations.id });
+  return rows.map((r) => r.id);
 }

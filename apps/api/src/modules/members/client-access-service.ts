@@ -14,7 +14,8 @@ import { listClientAccess, type ClientAccessRow } from './client-access-repo.ts'
 import { underOrganizationLock } from './org-service.ts';
 import { assertAllowed, membershipPending, notAMember, refused } from './refusals.ts';
 import { loadStandings } from './repo.ts';
-import { putWorkspaceMemberships, recordActivities, revokeInvitations } from './writes.ts';
+import { recordActivities } from '../activities/index.ts';
+import { putWorkspaceMemberships, revokeInvitations } from './writes.ts';
 import { notFound } from '../../lib/errors.ts';
 
 /** The client-access screen: which workspaces an organization member belongs to, and granting more. */

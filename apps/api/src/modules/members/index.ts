@@ -3,10 +3,9 @@ import type { App } from '../../context.ts';
 import { workspaceMemberRoutes } from './client-routes.ts';
 import { organizationMemberRoutes } from './org-routes.ts';
 
-export { assertMemberLimit, type MemberKind } from './limits.ts';
-
 /** Members of organizations and workspaces: lists, role changes, removal, workspace access. */
 export async function membersModule(app: App): Promise<void> {
   await app.register(organizationMemberRoutes);
   await app.register(workspaceMemberRoutes);
 }
+export { membersExporter } from './data-export.ts';

@@ -14,8 +14,8 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
+import { assertMemberLimit } from '../billing/index.ts';
 import { tellRoleChanged } from './role-notice.ts';
-import { assertMemberLimit } from './limits.ts';
 import { pageOf, rowsOf } from '../../lib/pagination.ts';
 import {
   assertAllowed,

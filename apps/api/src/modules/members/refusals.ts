@@ -8,7 +8,7 @@ export function refused(refusal: MemberRefusal): AppError {
   const message = MEMBER_REFUSAL_MESSAGES[refusal];
   switch (refusal) {
     case 'SELF':
-      return new AppError(403, ErrorCode.OWN_MEMBERSHIP, message);
+      return new AppError(ErrorCode.OWN_MEMBERSHIP, message);
     case 'WORKSPACE_OWNER':
       return conflict(ErrorCode.WORKSPACE_OWNER, message);
     default:

@@ -1,22 +1,15 @@
-import type { ActivityAction, ActivityObjectType, OrgRole, Role } from '@portolan/contract';
+import type { OrgRole, Role } from '@portolan/contract';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import {
-  activities,
-  clientMembers,
-  clients,
-  invitations,
-  memberCustomRoles,
-  memberPermissionOverrides,
-  notifications,
-  organizationMembers,
-} from '../../db/schema/index.ts';
-import { announceTo } from '../notifications/index.ts';
+import { clientMembers, clients, invitations, organizationMembers } from '../../db/schema/index.ts';
+import { revokePendingInvitations } from '../invitations/index.ts';
+import { announceTo, settleRevokedInvitationNotifications } from '../notifications/index.ts';
+import { dropMemberGrants } from '../permissions/index.ts';
 
 /**
  * Changing memberships, each in a fixed number of statements whatever the number of workspaces.
- * Some write tables of other modules (invitations, notifications, permissions, activities) whose
- * faces do not offer these changes yet; each such place says so.
+ * This module writes only its own tables (organization_members, client_members); what goes with
+ * a change in other modules' tables goes through their faces, in the same transaction.
  */
 
 export async function setOrgRole(tx: Tx, organizationId: string, userId: string, role: OrgRole) {
@@ -61,7 +54,7 @@ export interface Scope {
   organizationId: string;
   clientIds?: readonly string[];
 }
-const inScope = (column: typeof clients.id | typeof invitations.client_id, scope: Scope): SQL =>
+const inScope = (column: typeof clients.id, scope: Scope): SQL =>
   scope.clientIds ? inArray(column, [...scope.clientIds]) : sql`true`;
 const workspacesOf = (scope: Scope) =>
   sql`select ${clients.id} from ${clients}
@@ -69,38 +62,23 @@ const workspacesOf = (scope: Scope) =>
 
 /**
  * Removes a person's workspace memberships in the scope with their custom roles and own
- * permission overrides there, in one statement. (The permissions module's tables, written here
- * until its face offers this.)
+ * permission overrides there (the permissions module's), in two statements.
  */
 export async function removeFromWorkspaces(tx: Tx, scope: Scope, userId: string) {
+  await dropMemberGrants(tx, userId, workspacesOf(scope));
   await tx.execute(sql`
-    with workspaces as (${workspacesOf(scope)}),
-    roles as (delete from ${memberCustomRoles} where ${memberCustomRoles.user_id} = ${userId}
-      and ${memberCustomRoles.client_id} in (select * from workspaces)),
-    overrides as (delete from ${memberPermissionOverrides}
-      where ${memberPermissionOverrides.user_id} = ${userId}
-      and ${memberPermissionOverrides.client_id} in (select * from workspaces))
     delete from ${clientMembers} where ${clientMembers.user_id} = ${userId}
-      and ${clientMembers.client_id} in (select * from workspaces)`);
+      and ${clientMembers.client_id} in (${workspacesOf(scope)})`);
 }
 
 /**
  * Revokes a person's PENDING invitations in the scope (to the organization and its workspaces,
- * or to some of its workspaces) and closes the bell's notifications offering them, which lose their token,
- * in one statement. (The invitations and notifications modules' tables, written here until their
- * faces offer this.)
+ * or to some of its workspaces) and closes the bell's notifications offering them, which lose
+ * their token: the invitations' and the notifications' modules do, in two statements.
  */
 export async function revokeInvitations(tx: Tx, scope: Scope, userId: string, at: Date) {
-  await tx.execute(sql`
-    with revoked as (update ${invitations} set status = 'REVOKED', decided_at = ${at},
-        modified_at = ${at}
-      where ${invitations.user_id} = ${userId} and ${invitations.status} = 'PENDING'
-        and ${invitations.organization_id} = ${scope.organizationId}
-        and ${inScope(invitations.client_id, scope)}
-      returning ${invitations.id})
-    update ${notifications} set status = 'DONE', is_seen = true,
-      meta = ${notifications.meta} - 'invitation_token', modified_at = ${at}
-    where ${notifications.invitation_id} in (select id from revoked)`);
+  const revoked = await revokePendingInvitations(tx, scope, userId, at);
+  await settleRevokedInvitationNotifications(tx, revoked, at);
   // Their open bells learn at commit that an invitation they could see is gone.
   await announceTo(tx, userId);
 }
@@ -153,33 +131,4 @@ export async function putWorkspaceMemberships(
         (excluded.role, 'MEMBER')`,
     })
     .returning({ clientId: clientMembers.client_id, added: sql<boolean>`xmax = 0` });
-}
-
-export interface ActivityEntry {
-  userId: string;
-  action: ActivityAction;
-  objectType: ActivityObjectType;
-  objectId: string;
-  organizationId: string;
-  data: Record<string, unknown>;
-}
-
-/**
- * Records several activities in one statement, as the activities module's recordActivity records
- * one. (Its table, written here until its face offers a batch.)
- */
-export async function recordActivities(tx: Tx, entries: readonly ActivityEntry[], at: Date) {
-  if (entries.length === 0) return;
-  await tx.insert(activities).values(
-    entries.map((e) => ({
-      user_id: e.userId,
-      action: e.action,
-      object_type: e.objectType,
-      object_id: e.objectId,
-      organization_id: e.organizationId,
-      data: e.data,
-      created_at: at,
-      modified_at: at,
-    })),
-  );
 }

@@ -10,10 +10,11 @@ export {
   type NewNotification,
 } from './create.ts';
 export { findOwnNotification } from './repo.ts';
-export { settleInvitationNotifications } from './service.ts';
+export { settleInvitationNotifications, settleRevokedInvitationNotifications } from './service.ts';
 
 /** The bell: /v1/user/notification/ (list, unseen count, mark seen) and its event stream. */
 export async function notificationsModule(app: App): Promise<void> {
   await app.register(notificationRoutes);
   await app.register(streamRoutes);
 }
+export { notificationsExporter } from './data-export.ts';

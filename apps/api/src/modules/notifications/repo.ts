@@ -133,11 +133,21 @@ export const countUnseen = async (db: Db, recipientId: string): Promise<number> 
  * The notifications offering a decided invitation become DONE and seen, and lose the token,
  * which can do nothing any more. Answers their recipients (to announce the change to).
  */
-export async function settleInvitationRows(tx: Tx, invitationId: string): Promise<string[]> {
+export async function settleInvitationRows(
+  tx: Tx,
+  invitationIds: readonly string[],
+  at?: Date,
+): Promise<string[]> {
+  if (invitationIds.length === 0) return [];
   const rows = await tx
     .update(notifications)
-    .set({ status: 'DONE', is_seen: true, meta: sql`${notifications.meta} - 'invitation_token'` })
-    .where(eq(notifications.invitation_id, invitationId))
+    .set({
+      status: 'DONE',
+      is_seen: true,
+      meta: sql`${notifications.meta} - 'invitation_token'`,
+      ...(at && { modified_at: at }),
+    })
+    .where(inArray(notifications.invitation_id, [...invitationIds]))
     .returning({ recipient: notifications.recipient_id });
   return [...new Set(rows.map((r) => r.recipient))];
 }

@@ -54,7 +54,19 @@ export async function markNotificationSeen(
  * notifications become DONE and seen and lose the token, and their recipients' bells are told.
  */
 export async function settleInvitationNotifications(tx: Tx, invitationId: string): Promise<void> {
-  for (const recipient of await settleInvitationRows(tx, invitationId)) {
+  for (const recipient of await settleInvitationRows(tx, [invitationId])) {
     await announceTo(tx, recipient);
   }
+}
+
+/**
+ * The same for several invitations at once (revoked together, at `at`), in one statement; the
+ * caller announces the change to whom it concerns.
+ */
+export async function settleRevokedInvitationNotifications(
+  tx: Tx,
+  invitationIds: readonly string[],
+  at: Date,
+): Promise<void> {
+  await settleInvitationRows(tx, invitationIds, at);
 }

@@ -9,3 +9,4 @@ export async function organizationsModule(app: App): Promise<void> {
   await app.register(organizationRoutes);
   await app.register(meRoutes);
 }
+export { organizationsExporter } from './data-export.ts';

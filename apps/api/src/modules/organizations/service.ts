@@ -78,7 +78,6 @@ export async function createOrganization(
       if (!(await findUserById(tx, caller.userId, { lock: true }))) throw notAuthenticated();
       if ((await countAcceptedOrganizations(tx, caller.userId)) > 0) {
         throw new AppError(
-          403,
           ErrorCode.ORGANIZATION_LIMIT,
           'You already belong to an organization: with billing, each account creates at most its first one.',
         );

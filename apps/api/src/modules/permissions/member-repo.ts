@@ -6,7 +6,7 @@ import type {
   ResolutionRole,
   WorkspaceRole,
 } from '@portolan/contract';
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   accessRulePermissions,
@@ -209,4 +209,17 @@ export async function writeAssignments(
       priority: r.priority,
     })),
   );
+}
+
+/**
+ * A person leaving workspaces loses their custom roles and own permission overrides there, in
+ * one statement (the members module, removing them). `workspaces` selects the workspaces' ids.
+ */
+export async function dropMemberGrants(tx: Tx, userId: string, workspaces: SQL): Promise<void> {
+  await tx.execute(sql`
+    with roles as (delete from ${memberCustomRoles} where ${memberCustomRoles.user_id} = ${userId}
+      and ${memberCustomRoles.client_id} in (${workspaces}))
+    delete from ${memberPermissionOverrides}
+      where ${memberPermissionOverrides.user_id} = ${userId}
+      and ${memberPermissionOverrides.client_id} in (${workspaces})`);
 }

@@ -22,11 +22,6 @@ export function refuseUnknownItems(
 export function refuseItems(details: readonly ErrorDetail[]): void {
   const first = details[0];
   if (first) {
-    throw new AppError(
-      400,
-      ErrorCode.VALIDATION_ERROR,
-      `${first.field}: ${first.message}`,
-      details,
-    );
+    throw new AppError(ErrorCode.VALIDATION_ERROR, `${first.field}: ${first.message}`, details);
   }
 }

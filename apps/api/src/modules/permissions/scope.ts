@@ -89,7 +89,6 @@ export function assertChangeable(row: ScopedRow, scope: Scope, what: string): vo
   }
   if (row.is_system) {
     throw new AppError(
-      403,
       ErrorCode.SYSTEM_MANAGED,
       `This ${what} is made by the system and cannot be changed or deleted.`,
     );

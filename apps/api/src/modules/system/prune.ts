@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { rateLimits } from '../../db/schema/index.ts';
 import { hours, minutes } from '../../lib/clock.ts';
+import { startJob, type Job, type RunningJob } from '../../lib/jobs.ts';
 import { pruneOutbox } from '../../lib/mail/prune.ts';
 import { deleteInBatches, type PruneOptions } from '../../lib/prune-batches.ts';
 import { pruneAuth, type AuthPruned } from '../auth/index.ts';
@@ -74,53 +75,36 @@ export async function pruneOnce(ctx: PruneContext, deps: PruneDeps): Promise<Pru
   return pruned;
 }
 
-export interface PruneJob {
-  stop(): Promise<void>;
+/** The pruning job, declared for the runner (lib/jobs.ts): hourly, the first a minute after start. */
+export function pruneJob(
+  ctx: PruneContext & Pick<AppContext, 'config'>,
+  log?: FastifyBaseLogger,
+): Job {
+  const uploads = fileStorageFor(ctx.config);
+  return {
+    name: 'prune',
+    everyMs: PRUNE_INTERVAL_MS,
+    firstDelayMs: PRUNE_FIRST_DELAY_MS,
+    run: async (signal) => {
+      const pruned = await pruneOnce(ctx, { uploads, log, signal });
+      const total = Object.values(pruned).reduce((sum, n) => sum + n, 0);
+      if (total > 0) log?.info({ pruned }, 'pruned');
+    },
+  };
 }
 
-/**
- * Runs pruneOnce every `intervalMs` (the first after `firstDelayMs`) until stopped; a run never
- * overlaps the previous one (the next is timed from its end). A run that fails is logged and the
- * next one tries again.
- */
+/** The pruning job on its own (tests). */
 export function startPruneJob(
   ctx: PruneContext & Pick<AppContext, 'config'>,
   options: { log?: FastifyBaseLogger; intervalMs?: number; firstDelayMs?: number } = {},
-): PruneJob {
-  const abort = new AbortController();
-  const deps: PruneDeps = {
-    uploads: fileStorageFor(ctx.config),
-    log: options.log,
-    signal: abort.signal,
-  };
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-
-  const schedule = (ms: number) => {
-    if (abort.signal.aborted) return;
-    timer = setTimeout(run, ms);
-    timer.unref();
-  };
-  const run = () => {
-    running = pruneOnce(ctx, deps)
-      .then((pruned) => {
-        const total = Object.values(pruned).reduce((sum, n) => sum + n, 0);
-        if (total > 0) options.log?.info({ pruned }, 'pruned');
-      })
-      // Each kind that failed was logged by pruneOnce, with its name.
-      .catch(() => {})
-      .finally(() => {
-        running = null;
-        schedule(options.intervalMs ?? PRUNE_INTERVAL_MS);
-      });
-  };
-  schedule(options.firstDelayMs ?? PRUNE_FIRST_DELAY_MS);
-
-  return {
-    async stop() {
-      abort.abort();
-      if (timer) clearTimeout(timer);
-      await running;
+): RunningJob {
+  const job = pruneJob(ctx, options.log);
+  return startJob(
+    {
+      ...job,
+      everyMs: options.intervalMs ?? PRUNE_INTERVAL_MS,
+      firstDelayMs: options.firstDelayMs ?? PRUNE_FIRST_DELAY_MS,
     },
-  };
+    options.log,
+  );
 }

@@ -56,7 +56,7 @@ export async function systemRoutes(app: App): Promise<void> {
         await ctx.database.ping();
       } catch (err) {
         reply.log.warn({ err }, 'health: database unreachable');
-        throw new AppError(503, ErrorCode.SERVICE_UNAVAILABLE, 'The database is not reachable.');
+        throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'The database is not reachable.');
       }
       return { status: 'ok' as const, database: ctx.database.engine, version: ctx.config.version };
     },

@@ -6,3 +6,4 @@ export { createLocalDiskStorage, type FileStorage } from './storage.ts';
 export { fileStorageFor } from './storage-for.ts';
 export { storageFailure } from './unavailable.ts';
 export { uploadRoutes as uploadsModule } from './routes.ts';
+export { uploadsExporter } from './data-export.ts';

@@ -24,7 +24,7 @@ export interface UploadRoutesOptions {
 const MAX_MB = UPLOAD_MAX_BYTES / (1024 * 1024);
 const tooLarge = () => {
   const message = `The file is larger than ${MAX_MB} MB.`;
-  return new AppError(413, ErrorCode.PAYLOAD_TOO_LARGE, message, [{ field: 'file', message }]);
+  return new AppError(ErrorCode.PAYLOAD_TOO_LARGE, message, [{ field: 'file', message }]);
 };
 const unreadable = () =>
   fieldError(
@@ -106,7 +106,6 @@ export async function uploadRoutes(app: App, options: UploadRoutesOptions): Prom
       const { userId } = requireAuth(request);
       if (!request.isMultipart()) {
         throw new AppError(
-          415,
           ErrorCode.UNSUPPORTED_MEDIA_TYPE,
           'Send the image as multipart/form-data in the field "file".',
         );

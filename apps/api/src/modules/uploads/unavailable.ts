@@ -10,7 +10,6 @@ import { StorageUnavailableError } from '../../lib/s3/client.ts';
 export function storageFailure(err: unknown): unknown {
   if (!(err instanceof StorageUnavailableError)) return err;
   const failure = new AppError(
-    503,
     ErrorCode.SERVICE_UNAVAILABLE,
     'Files cannot be stored or read just now. Please try again in a moment.',
   );

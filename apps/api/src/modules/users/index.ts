@@ -11,3 +11,4 @@ export async function usersModule(app: App): Promise<void> {
   await app.register(accountRoutes);
   await app.register(userRoutes);
 }
+export { usersExporter } from './data-export.ts';
