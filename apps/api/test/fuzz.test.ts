@@ -1,3 +1,4 @@
+// engine-parity: what each engine refuses (NUL bytes, huge and malformed values) never answers 5xx
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
