@@ -1,14 +1,15 @@
-// `npm test`: every test. Stage 0 (full runs only): typecheck and lint, so CI holds the code to them.
-// Stage 1: Vitest (unit, API and web projects of the root config; the API
-// project runs a second time on PostgreSQL when TEST_DATABASE_URL is set). Stage 2: the browser
-// tests (build the web app when stale, then Playwright in e2e/). Both stages always run; the exit
-// code is non-zero when either failed, and a summary of the stages is printed at the end.
+// `npm test`: every test. Stage 1: Vitest (unit, API and web projects of the root config; with
+// TEST_DATABASE_URL set the API project runs in full on PostgreSQL and its engine-parity files on
+// PGlite, without it in full on PGlite). Full runs only: the typecheck and lint, so CI holds the
+// code to them, run beside Vitest's API pass (their output is shown when they end). Stage 2: the
+// browser tests (build the web app when stale, then Playwright in e2e/). Every stage always runs;
+// the exit code is non-zero when any failed, and a summary of the stages is printed at the end.
 //
 //   npm test                      everything
 //   npm test -- --unit            Vitest only        npm test -- --e2e   browser tests only
 //   npm test -- <other args>      passed to Vitest (e.g. a file filter, -t "name", --project api)
 import { binScript, E2E_DIR, ROOT } from './lib/paths.ts';
-import { formatDuration, run } from './lib/proc.ts';
+import { formatDuration, run, runCaptured } from './lib/proc.ts';
 import { vitestFailures } from './lib/vitest-failures.ts';
 import { ensureWebBuild } from './lib/web-build.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -64,12 +65,33 @@ const results: StageResult[] = [];
 
 const fullRun = !unitOnly && !e2eOnly && vitestArgs.length === 0;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-await stage('Static checks: typecheck and lint', fullRun, async () => {
-  const typecheck = await run(npm, ['run', '--silent', 'typecheck'], { cwd: ROOT });
-  if (typecheck !== 0) return `typecheck failed (exit code ${typecheck})`;
-  const lint = await run(npm, ['run', '--silent', 'lint'], { cwd: ROOT });
-  return lint === 0 ? 0 : `lint failed (exit code ${lint})`;
-});
+
+/**
+ * The static checks (full runs only) start with Vitest's API pass and run beside it, their output
+ * kept and shown when they end: that pass keeps one core busy (one worker, with PostgreSQL beside
+ * it), tsc and eslint take the other, instead of running before every test on both cores idle
+ * but one.
+ */
+interface Checked {
+  outcome: 0 | string;
+  output: string;
+  ms: number;
+}
+let staticChecks: Promise<Checked> | undefined;
+function startStaticChecks(): Promise<Checked> {
+  staticChecks ??= (async () => {
+    const started = Date.now();
+    const typecheck = await runCaptured(npm, ['run', '--silent', 'typecheck'], { cwd: ROOT });
+    if (typecheck.code !== 0) {
+      const outcome = `typecheck failed (exit code ${typecheck.code})`;
+      return { outcome, output: typecheck.output, ms: Date.now() - started };
+    }
+    const lint = await runCaptured(npm, ['run', '--silent', 'lint'], { cwd: ROOT });
+    const outcome = lint.code === 0 ? 0 : `lint failed (exit code ${lint.code})`;
+    return { outcome, output: typecheck.output + lint.output, ms: Date.now() - started };
+  })();
+  return staticChecks;
+}
 
 const postgresSkipped = !process.env.TEST_DATABASE_URL;
 const POSTGRES_SKIPPED =
@@ -92,9 +114,10 @@ const reportArgs = (name: string) =>
  * A full run in two passes. The web and contract tests (jsdom, CPU only) on every core: on the
  * 2-core CI machine, 117 s instead of 175 s. The API tests with Vitest's default (one worker
  * fewer than the cores): each file's PGlite runs in the test process and PostgreSQL beside it, so
- * two files at once on two cores made the whole suite slower (1,100 s instead of 937 s).
+ * two files at once on two cores made the whole suite slower (1,100 s instead of 937 s); the
+ * static checks of a full run take the other core meanwhile.
  */
-const VITEST_PASSES: { name: string; args: string[] }[] =
+const VITEST_PASSES: { name: string; args: string[]; alongside?: () => void }[] =
   vitestArgs.length > 0
     ? [{ name: 'vitest', args: vitestArgs }]
     : [
@@ -102,7 +125,11 @@ const VITEST_PASSES: { name: string; args: string[] }[] =
           name: 'web',
           args: ['--project=contract', '--project=web', `--maxWorkers=${availableParallelism()}`],
         },
-        { name: 'api', args: ['--project=@portolan/api'] },
+        {
+          name: 'api',
+          args: ['--project=@portolan/api'],
+          alongside: () => void (fullRun && startStaticChecks()),
+        },
       ];
 
 const failedTests: string[] = [];
@@ -112,12 +139,20 @@ await stage('Vitest: unit, API and web tests', !e2eOnly, async () => {
   for (const pass of VITEST_PASSES) {
     if (interrupted) break;
     const vitest = [binScript('vitest', 'vitest'), 'run', ...reportArgs(pass.name), ...pass.args];
+    pass.alongside?.();
     const code = await run(process.execPath, vitest, { cwd: ROOT });
     if (code !== 0) status = code;
     failedTests.push(...vitestFailures(path.join(reportDir, `${pass.name}.json`), ROOT));
   }
   rmSync(reportDir, { recursive: true, force: true });
   return status;
+});
+
+await stage('Static checks: typecheck and lint (beside the API tests)', fullRun, async () => {
+  const checked = await startStaticChecks();
+  if (checked.output.trim()) console.log(checked.output.trimEnd());
+  console.log(`static checks: ${formatDuration(checked.ms)}`);
+  return checked.outcome;
 });
 
 await stage('Browser tests (Playwright, Chromium)', !unitOnly, async () => {

@@ -1,11 +1,20 @@
 import { defineConfig } from 'vitest/config';
+import { parityFiles } from './test/support/engine-parity.ts';
 
 /**
  * API tests run through app.inject on a database of their own per test file: a restored PGlite
- * snapshot, and again on PostgreSQL (a database cloned from a migrated template) when
- * TEST_DATABASE_URL is set. Each project's name says which engine ran.
+ * snapshot, or on PostgreSQL a database cloned from a migrated template. Each project's name says
+ * which engine ran.
+ *
+ * Without TEST_DATABASE_URL every file runs on PGlite. With it (CI) every file runs on
+ * PostgreSQL, the production engine, and PGlite runs only the parity subset: the files marked
+ * `// engine-parity: <why>` (the written rule, and what must carry the marker, is in
+ * test/support/engine-parity.ts; test/engine-parity.test.ts checks it). TEST_PGLITE=all runs
+ * every file on both.
  */
 const root = import.meta.dirname;
+const postgres = !!process.env.TEST_DATABASE_URL;
+const pgliteOnlyParity = postgres && process.env.TEST_PGLITE !== 'all';
 const common = {
   root,
   include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
@@ -24,11 +33,12 @@ export default defineConfig({
         test: {
           ...common,
           name: 'api (pglite)',
+          ...(pgliteOnlyParity && { include: parityFiles(root) }),
           globalSetup: ['test/support/global-setup-pglite.ts'],
           env: { TEST_DB_ENGINE: 'pglite' },
         },
       },
-      ...(process.env.TEST_DATABASE_URL
+      ...(postgres
         ? [
             {
               test: {

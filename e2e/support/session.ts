@@ -1,5 +1,6 @@
-// Helpers for specs about a signed-in browser: one shared account per worker, signing in through
-// the UI, and reading or revoking the session token the web app keeps in localStorage.
+// Helpers for specs about a signed-in browser: one shared account per worker, signing in (with a
+// real session token put in place, or through the form for the specs of signing in), and reading
+// or revoking the session token the web app keeps in localStorage.
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { createActiveUser } from './accounts.ts';
 import { test as base } from './fixtures.ts';
@@ -32,11 +33,65 @@ export const test = base.extend<object, { account: NewUser }>({
   ],
 });
 
-/** Sign in through /login and wait for the Portal Dashboard. */
-export async function signIn(page: Page, user: Pick<NewUser, 'email' | 'password'>) {
+/** Sign in through the form of /login and wait for the Portal Dashboard (specs of signing in). */
+export async function signInThroughForm(page: Page, user: Pick<NewUser, 'email' | 'password'>) {
   await page.goto('/login');
   await fillSignIn(page, user.email, user.password);
   await expectDashboard(page);
+}
+
+/**
+ * Signed in without the form: a real session from the API (POST /v1/rest-auth/app/login/ and
+ * GET /v1/rest-auth/user/, from the test's own address), put where the web app persists it
+ * (localStorage `auth`, the zustand `persist` shape of apps/web/src/lib/auth-store.ts, as
+ * scripts/lighthouse.ts does) before the page's first script runs, then `path` opened: the
+ * Portal Dashboard by default, awaited. Only the first document of the page gets the token, so a
+ * test that logs out stays logged out. The specs OF signing in use signInThroughForm.
+ */
+export async function signIn(
+  page: Page,
+  user: Pick<NewUser, 'email' | 'password'>,
+  path = DASHBOARD_PATH,
+) {
+  const login = await page.request.post('/v1/rest-auth/app/login/', {
+    data: { email: user.email, password: user.password },
+  });
+  expect(login.status(), await login.text()).toBe(200);
+  const { token } = (await login.json()) as { token: string };
+  const me = await page.request.get('/v1/rest-auth/user/', {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(me.status(), await me.text()).toBe(200);
+  const { user_id, email, can_create_client } = (await me.json()) as PersistedUser;
+  const persisted = JSON.stringify({
+    state: {
+      userToken: token,
+      user: { user_id, email, can_create_client },
+      avatarURL: null,
+      current_client: null,
+      role: { userRole: null, currentEditClientId: null },
+      ps_current_channel: {},
+      org: { current: null, list: [], param: null },
+    },
+    version: 1,
+  });
+  await page.addInitScript(
+    ({ key, value, once }) => {
+      if (window.sessionStorage.getItem(once)) return;
+      window.sessionStorage.setItem(once, '1');
+      window.localStorage.setItem(key, value);
+    },
+    { key: AUTH_STORAGE_KEY, value: persisted, once: `e2e.session-placed.${token.slice(-12)}` },
+  );
+  await page.goto(path);
+  if (path === DASHBOARD_PATH) await expectDashboard(page);
+}
+
+const DASHBOARD_PATH = '/ps/dashboard';
+interface PersistedUser {
+  user_id: string;
+  email: string;
+  can_create_client: boolean;
 }
 
 /** The session token the web app stored (localStorage `auth`, zustand's `{state: {userToken}}`). */

@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test';
 import { expect, expectNoSeriousA11yViolations, test } from '../support/fixtures.ts';
 import { fillSignIn, type NewUser } from '../support/pages.ts';
 import { ownerScene } from '../support/scenes.ts';
-import { logoutViaMenu } from '../support/session.ts';
+import { logoutViaMenu, signIn } from '../support/session.ts';
 
 /** A 1×1 PNG. */
 const PNG_1PX =
@@ -22,7 +22,8 @@ const STYLESHEET = `/* Harbour's colours */\nheader {\n  background-color: ${BRA
 const LOW_CONTRAST = 'header { color: #ffe3ec; background-color: #e64980; }';
 const HOSTILE = 'header { color: red; }\n@import url(https://evil.example/steal.css);';
 
-async function signIn(page: Page, user: NewUser, path = '') {
+/** Through the form: the relogin on the same page is part of what the branding test proves. */
+async function signInThroughForm(page: Page, user: NewUser, path = '') {
   await page.goto(`/login${path ? `?path=${encodeURIComponent(path)}` : ''}`);
   await fillSignIn(page, user.email, user.password);
 }
@@ -177,7 +178,7 @@ test('a workspace’s logo and stylesheet apply while it is current, and go on a
   await expectUnbranded(page);
 
   // Signed in again, to a page of no workspace: nothing until Harbour is current again.
-  await signIn(page, scene.user, '/ps/profile');
+  await signInThroughForm(page, scene.user, '/ps/profile');
   await expect(page).toHaveURL(/\/ps\/profile$/);
   await expect(page.getByRole('button', { name: 'Workspace: none chosen' })).toBeVisible();
   await expectUnbranded(page);

@@ -5,18 +5,12 @@
 import type { Page } from '@playwright/test';
 import { setCredentialStatus } from '../support/credential-fake.ts';
 import { expect, expectNoSeriousA11yViolations, test } from '../support/fixtures.ts';
-import { fillSignIn, type NewUser } from '../support/pages.ts';
 import { ownerScene } from '../support/scenes.ts';
+import { signIn } from '../support/session.ts';
 
 const TITLE = 'The marketplace-seller credential check failed';
 const MESSAGE =
   'The Amazon seller token of Harbour expired on 03/01/2027. Reconnect it in Seller Central.';
-
-async function signIn(page: Page, user: NewUser) {
-  await page.goto('/login');
-  await fillSignIn(page, user.email, user.password);
-  await expect(page.getByRole('heading', { level: 1, name: /^Welcome/ })).toBeVisible();
-}
 
 /** Opens a path and waits for the workspace's credential status to arrive in the page. */
 async function openAndAwaitStatus(page: Page, path: string, clientId: string, reload = false) {

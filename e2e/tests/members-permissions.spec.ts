@@ -72,6 +72,9 @@ test('an access rule, a custom role made of it, assigned with a preview; the exp
   request,
   mailbox,
 }, testInfo) => {
+  // Four pages, each analysed by axe: over the default minute on a loaded 2-core machine (as the
+  // other long test of this file).
+  test.setTimeout(120_000);
   const scene = await ownerScene(request, mailbox);
   const member = await staffMember(request, scene);
   await signIn(page, scene.user);

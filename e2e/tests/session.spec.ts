@@ -8,7 +8,7 @@ import {
   logoutViaMenu,
   requireStoredToken,
   revokeSession,
-  signIn,
+  signInThroughForm,
   storedToken,
   test,
   userStatusWith,
@@ -22,7 +22,7 @@ test('a logout in one tab logs out a second tab of the same browser', async ({
   request,
 }) => {
   const first = await context.newPage();
-  await signIn(first, account);
+  await signInThroughForm(first, account);
   const token = await requireStoredToken(first);
 
   // The second tab shares localStorage, so it is signed in too.
@@ -48,7 +48,7 @@ test('a token revoked mid-use leads to /login?path=… and back to the page afte
   page,
   account,
 }) => {
-  await signIn(page, account);
+  await signInThroughForm(page, account);
   await page.getByRole('link', { name: 'My Settings' }).click();
   await expect(page).toHaveURL(/\/ps\/profile$/);
   const firstName = page.getByRole('textbox', { name: 'First name', exact: true });
@@ -75,7 +75,7 @@ test('a stored token the server refuses at page load leads to /login?path=… an
   page,
   account,
 }) => {
-  await signIn(page, account);
+  await signInThroughForm(page, account);
   await page.goto('/ps/profile');
   await expect(page.getByRole('heading', { name: 'My Settings', level: 1 })).toBeVisible();
   await revokeSession(page.request, await requireStoredToken(page));
@@ -91,7 +91,7 @@ test('a stored token the server refuses at page load leads to /login?path=… an
 
 test.describe('token refresh', () => {
   test('a token with more than 180 minutes left is used as it is', async ({ page, account }) => {
-    await signIn(page, account);
+    await signInThroughForm(page, account);
     const token = await requireStoredToken(page);
     const refreshes: string[] = [];
     page.on('request', (r) => {
@@ -118,7 +118,7 @@ test.describe('token refresh', () => {
     // Tokens live 12 hours. The browser's clock runs 10 hours ahead of the server's, so every
     // token the server issues has about 120 minutes left as far as the web app can tell.
     await page.clock.install({ time: Date.now() + 10 * 60 * 60_000 });
-    await signIn(page, account);
+    await signInThroughForm(page, account);
     const signedInToken = await requireStoredToken(page);
 
     const refreshed = () =>

@@ -8,9 +8,9 @@ import path from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { createActiveUser } from '../support/accounts.ts';
 import { expect, expectNoSeriousA11yViolations, test } from '../support/fixtures.ts';
-import { fillSignIn, pathAndQuery, type NewUser } from '../support/pages.ts';
+import { pathAndQuery } from '../support/pages.ts';
 import { ownerScene } from '../support/scenes.ts';
-import { AUTH_STORAGE_KEY } from '../support/session.ts';
+import { AUTH_STORAGE_KEY, signIn } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SHOTS_DIR;
 
@@ -29,12 +29,6 @@ async function shoot(page: Page, name: string, open?: () => Promise<void>) {
     if (open) await page.keyboard.press('Escape');
   }
   await page.setViewportSize(size);
-}
-
-async function signIn(page: Page, user: NewUser) {
-  await page.goto('/login');
-  await fillSignIn(page, user.email, user.password);
-  await expect(page.getByRole('heading', { level: 1, name: /^Welcome/ })).toBeVisible();
 }
 
 async function storedAuth(page: Page) {

@@ -80,6 +80,28 @@ export function whenOrphaned(onGone: () => void, everyMs = 200): () => void {
   return () => clearInterval(timer);
 }
 
+/**
+ * Run a command with its stdout and stderr kept (interleaved, in order of arrival) instead of
+ * shown: for work that runs beside another command whose output is on the terminal.
+ */
+export function runCaptured(
+  cmd: string,
+  args: string[],
+  options: SpawnOptions = {},
+): Promise<{ code: number; output: string }> {
+  const child = spawn(cmd, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
+  // 'close', not 'exit': the output may still be arriving when the process has exited.
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) =>
+      resolve({ code: exitCodeOf(code, signal), output: Buffer.concat(chunks).toString('utf8') }),
+    );
+  });
+}
+
 /** Copy a child's stdout and stderr to ours, each line prefixed (e.g. "[api] "). */
 export function prefixOutput(child: ChildProcess, prefix: string): void {
   for (const [stream, out] of [

@@ -1,3 +1,4 @@
+// engine-parity: engine-independent, runs once, on PGlite
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

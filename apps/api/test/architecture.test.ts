@@ -1,3 +1,4 @@
+// engine-parity: engine-independent, runs once, on PGlite
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// engine-parity: branches on the engine; twenty or more requests at once
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';

@@ -1,3 +1,4 @@
+// engine-parity: what each engine refuses (NUL bytes, huge and malformed values) never answers 5xx
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -17,7 +18,9 @@ import { startTestOidcProvider, type TestOidcProvider } from './support/oidc-pro
  * not a success has the error shape {code, message} with a code of the contract. Redirects and
  * successes only where the document declares them.
  *
- * Reproduce a failure with FUZZ_SEED=<seed in the suite's name>; FUZZ_RUNS raises the count;
+ * Each run prints its seed (it is also in the suite's name); replay a run on the same engine
+ * with FUZZ_SEED=<seed> (FUZZ_SEED=123 npx vitest run --project @portolan/api
+ * apps/api/test/fuzz.test.ts; add TEST_DATABASE_URL for PostgreSQL); FUZZ_RUNS raises the count;
  * FUZZ_VERBOSE=1 prints the statuses each route answered. On PostgreSQL the random part is
  * shorter: what an engine can refuse (NUL, huge or malformed values) is in the sweep, which runs
  * whole on both, and the seed changes every run, so the random inputs add up over runs anyway.
@@ -633,6 +636,8 @@ describe(`fuzzing every route of openapi.json (${RUNS} requests each, seed ${SEE
   }
 
   beforeAll(async () => {
+    // Printed on every run, pass or fail: the line to copy to replay this run's inputs.
+    console.log(`fuzz (${testEngine}): seed ${SEED}, ${RUNS} runs; replay with FUZZ_SEED=${SEED}`);
     const clientId = 'portolan-fuzz-client';
     const clientSecret = 'portolan-fuzz-secret-0123456789';
     const publicUrl = 'http://localhost:3998';

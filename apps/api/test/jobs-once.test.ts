@@ -1,3 +1,4 @@
+// engine-parity: branches on the engine; twenty or more requests at once
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { invoices, mailOutbox, subscriptions } from '../src/db/schema/index.ts';

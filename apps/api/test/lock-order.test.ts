@@ -1,3 +1,4 @@
+// engine-parity: locking and concurrency; twenty or more requests at once
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
 import { addClientMember, createClient } from '../src/seed/factories.ts';

@@ -1,3 +1,4 @@
+// engine-parity: engine-independent, runs once, on PGlite
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';

@@ -1,3 +1,4 @@
+// engine-parity: binary COPY as PostgreSQL writes it, read by both drivers
 import { describe, expect, it } from 'vitest';
 import { CHUNK_BYTES, copyTextLines, CopyFormatError } from './copy-binary.ts';
 

@@ -1,3 +1,4 @@
+// engine-parity: a database outage and recovery, on each driver
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,3 +1,4 @@
+// engine-parity: engine-independent, runs once, on PGlite
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,3 +1,4 @@
+// engine-parity: engine-independent, runs once, on PGlite
 import fs from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';

@@ -40,6 +40,24 @@ const unique = (prefix: string) =>
 
 export const FACTORY_PASSWORD = 'Correct horse battery 42';
 
+/**
+ * Each distinct password is hashed once per process (full argon2id, about 50 ms on the 2-core CI
+ * machine) and the hash reused for every user made with it: a test file makes dozens of users,
+ * and what it proves never depends on their salts differing. Signing in still verifies for real;
+ * hashPassword itself is untouched.
+ */
+const hashes = new Map<string, Promise<string>>();
+function factoryHash(password: string): Promise<string> {
+  let hash = hashes.get(password);
+  if (!hash) {
+    hash = hashPassword(password);
+    hashes.set(password, hash);
+    // A failed hash is not kept: the next user tries again.
+    hash.catch(() => hashes.delete(password));
+  }
+  return hash;
+}
+
 export async function createUser(
   db: Conn,
   fields: {
@@ -57,7 +75,7 @@ export async function createUser(
     .insert(users)
     .values({
       email: fields.email ?? `${unique('user')}@example.com`,
-      password_hash: password === null ? null : await hashPassword(password),
+      password_hash: password === null ? null : await factoryHash(password),
       first_name: fields.first_name ?? 'Test',
       last_name: fields.last_name ?? 'User',
       can_create_client: fields.can_create_client ?? true,

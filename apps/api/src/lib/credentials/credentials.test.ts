@@ -1,3 +1,4 @@
+// engine-parity: twenty or more requests at once
 import {
   CREDENTIAL_CHECK_UNAVAILABLE_MESSAGE,
   CREDENTIAL_MESSAGE_MAX_LENGTH,

@@ -1,3 +1,4 @@
+// engine-parity: COPY and exports
 import { ACTIVITY_EXPORT_COLUMNS } from '@portolan/contract';
 import { sql } from 'drizzle-orm';
 import { text } from 'node:stream/consumers';

@@ -1,3 +1,4 @@
+// engine-parity: twenty or more requests at once
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@portolan/contract';

@@ -1,3 +1,4 @@
+// engine-parity: branches on the engine
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// engine-parity: twenty or more requests at once
 import { ErrorCode, type PlanLimits } from '@portolan/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// engine-parity: twenty or more requests at once
 import { ErrorCode } from '@portolan/contract';
 import { eq, sql } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';

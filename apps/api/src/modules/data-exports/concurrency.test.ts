@@ -1,3 +1,4 @@
+// engine-parity: locking and concurrency; COPY and exports; twenty or more requests at once
 import { ErrorCode } from '@portolan/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

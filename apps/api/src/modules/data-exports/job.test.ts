@@ -1,3 +1,4 @@
+// engine-parity: COPY and exports
 import { DATA_EXPORT_MAX_ATTEMPTS, ErrorCode } from '@portolan/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// engine-parity: COPY and exports
 import crypto from 'node:crypto';
 import { PERMISSION_KEYS } from '@portolan/contract';
 import { sql } from 'drizzle-orm';

@@ -1,3 +1,4 @@
+// engine-parity: COPY and exports
 import { ErrorCode } from '@portolan/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// engine-parity: COPY and exports
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

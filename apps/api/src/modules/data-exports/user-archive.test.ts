@@ -1,3 +1,4 @@
+// engine-parity: COPY and exports
 import crypto from 'node:crypto';
 import { ErrorCode } from '@portolan/contract';
 import { eq, sql } from 'drizzle-orm';

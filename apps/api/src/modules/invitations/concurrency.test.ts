@@ -1,3 +1,4 @@
+// engine-parity: locking and concurrency; twenty or more requests at once
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@portolan/contract';

@@ -1,3 +1,4 @@
+// engine-parity: LISTEN/NOTIFY between instances
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

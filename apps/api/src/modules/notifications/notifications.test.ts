@@ -1,3 +1,4 @@
+// engine-parity: twenty or more requests at once
 import { notificationPageSchema, notificationSchema } from '@portolan/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

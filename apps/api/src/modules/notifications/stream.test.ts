@@ -1,3 +1,4 @@
+// engine-parity: LISTEN/NOTIFY and the bell stream on each engine
 import { NOTIFICATION_STREAMS_PER_USER } from '@portolan/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

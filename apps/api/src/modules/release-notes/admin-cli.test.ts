@@ -1,3 +1,4 @@
+// engine-parity: branches on the engine
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';

@@ -1,3 +1,4 @@
+// engine-parity: locking and concurrency
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, SHARE_LINK_MAX_LIVE } from '@portolan/contract';

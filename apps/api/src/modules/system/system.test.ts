@@ -1,3 +1,4 @@
+// engine-parity: the health check names the engine it runs on
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
