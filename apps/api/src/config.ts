@@ -114,8 +114,6 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
 });
 
-export type Env = z.input<typeof envSchema>;
-
 /** A FORCE_HTTPS_HOSTS entry: a host name or [IPv6 address], with an optional port. */
 const HOST_ENTRY =
   /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;

@@ -1,3 +1,4 @@
+// engine-parity: reads the source (its text names the engines), no database work; cheap on both
 import fs from 'node:fs';
 import path from 'node:path';
 import { is } from 'drizzle-orm';

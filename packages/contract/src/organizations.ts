@@ -38,7 +38,10 @@ export const organizationCreateSchema = z.strictObject({
   logo: logoField,
 });
 export type OrganizationCreate = z.infer<typeof organizationCreateSchema>;
-/** PUT /v1/organizations/{id}/: the name is required; a logo left out stays as it is, null removes it. */
+/**
+ * PUT /v1/organizations/{id}/: the name is required; a logo left out stays as it is, null removes it.
+ * @alias the same fields as creation
+ */
 export const organizationUpdateSchema = organizationCreateSchema;
 export type OrganizationUpdate = z.infer<typeof organizationUpdateSchema>;
 

@@ -223,17 +223,6 @@ export function createPostgresListenerHub(
   };
 }
 
-/** One channel on a connection of its own (a hub with one subscriber). */
-export function listenPostgres(
-  config: pg.ClientConfig,
-  channel: string,
-  handlers: ChannelHandlers,
-  log: ListenerLogger,
-  options: PostgresListenerOptions = {},
-): ChannelListener {
-  return createPostgresListenerHub(config, log, options).listen(channel, handlers);
-}
-
 /**
  * Ends a connection without waiting for the server: after a failed ping the server may be
  * frozen, and `end()` alone would wait for its reply for ever, holding the socket.

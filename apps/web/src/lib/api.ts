@@ -4,14 +4,7 @@ import { relogin, useAuthStore } from './auth-store';
 import { trackRequest } from './loading-store';
 import { showNetworkErrorToast, showServerErrorToast } from './toasts';
 
-export {
-  ApiError,
-  errorMessage,
-  failureKind,
-  isApiError,
-  loadFailureReason,
-  type FailureKind,
-} from './api-error';
+export { ApiError, errorMessage, isApiError, loadFailureReason } from './api-error';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | null | undefined;

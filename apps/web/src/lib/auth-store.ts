@@ -159,11 +159,6 @@ export const useAuthStore = create<AuthState>()(
   ),
 );
 
-/** Signed in means a stored token exists (spec §4). */
-export function hasStoredToken(): boolean {
-  return Boolean(useAuthStore.getState().userToken);
-}
-
 /** Where a signed-in user lands: the current workspace's dashboard, else the portal dashboard. */
 export function dashboardPath(): string {
   const client = useAuthStore.getState().current_client;
@@ -190,13 +185,6 @@ function usable(path: string | null | undefined): string | null {
  */
 export function signInDestination(pathQuery?: string | null): string {
   return usable(pathQuery) ?? usable(rememberedPath()) ?? usable(lastPage()) ?? dashboardPath();
-}
-
-/** Reads and forgets the path remembered by the last relogin. */
-export function takeRememberedPath(): string | null {
-  const path = window.sessionStorage.getItem(REMEMBERED_PATH_KEY);
-  window.sessionStorage.removeItem(REMEMBERED_PATH_KEY);
-  return path;
 }
 
 /**

@@ -26,7 +26,3 @@ export const workspaceMemberPermissionsPath = (clientId: string, userId: string)
 /** ps/organizations/:orgId/users/:userId/client-access/:clientId/permissions/: from client access. */
 export const clientAccessPermissionsPath = (orgId: string, userId: string, clientId: string) =>
   `/ps/organizations/${enc(orgId)}/users/${enc(userId)}/client-access/${enc(clientId)}/permissions/`;
-
-/** ps/:currentClientId/user-permissions/:userId: a member's (or one's own) in a workspace. */
-export const userPermissionsPath = (clientId: string, userId: string) =>
-  `/ps/${enc(clientId)}/user-permissions/${enc(userId)}`;

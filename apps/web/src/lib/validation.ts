@@ -1,15 +1,10 @@
-import {
-  ACTIVATION_CODE_LENGTH,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  passwordProblem,
-} from '@portolan/contract';
+import { ACTIVATION_CODE_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from '@portolan/contract';
 
 /**
  * Client-side checks with the same rules and wording as the API (the contract's zod-free rule
  * functions), so users learn early; the server stays the judge.
  */
-export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
+export { PASSWORD_MIN_LENGTH };
 export const CODE_LENGTH = ACTIVATION_CODE_LENGTH;
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

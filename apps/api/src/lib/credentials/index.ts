@@ -4,7 +4,7 @@ import { createStaticCredentialChecker, type CredentialChecker } from './checker
 import { createHttpCredentialChecker, type HttpCredentialCheckerOptions } from './http.ts';
 
 export * from './checker.ts';
-export { createHttpCredentialChecker, HTTP_CHECKER_DEFAULTS } from './http.ts';
+export { createHttpCredentialChecker } from './http.ts';
 export type { HttpCredentialCheckerOptions } from './http.ts';
 
 /**

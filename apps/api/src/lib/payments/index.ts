@@ -6,7 +6,6 @@ import { StripeGateway } from './stripe.ts';
 
 export * from './gateway.ts';
 export { SandboxGateway } from './sandbox.ts';
-export { StripeGateway } from './stripe.ts';
 
 /** The gateway configuration chooses (PAYMENT_GATEWAY); loadConfig has checked its settings. */
 export function createGateway(

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { days, hours, type Clock } from '../../lib/clock.ts';
@@ -166,10 +166,3 @@ export async function revokeUserSessions(
       ),
     );
 }
-
-export const liveSessionCount = (db: Db, userId: string) =>
-  db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(sessions)
-    .where(and(eq(sessions.user_id, userId), isNull(sessions.revoked_at)))
-    .then((r) => r[0]?.n ?? 0);

@@ -8,11 +8,9 @@ import { billingRoutes } from './routes.ts';
 import { sandboxRoutes } from './sandbox-routes.ts';
 import { walletRoutes } from './wallet-routes.ts';
 
-export { assertMemberLimit, assertPlanRoom, type MemberKind } from './limits.ts';
+export { assertMemberLimit, assertPlanRoom } from './limits.ts';
 export { startTrial } from './trial.ts';
-export { handleGatewayEvent, receiveGatewayEvent } from './events.ts';
-export { fingerprintOf, idempotencyKeyOf, withIdempotency } from './idempotency.ts';
-export { renewalJob, runRenewals } from './renewal.ts';
+export { renewalJob } from './renewal.ts';
 export { recordInvoice } from './invoices.ts';
 export { adjustBalance } from './wallet-service.ts';
 

@@ -4,8 +4,6 @@ import { credentialRoutes } from './credential-routes.ts';
 import { clientRoutes } from './routes.ts';
 import { sellerSettingsRoutes } from './seller-settings-routes.ts';
 
-export { assertWorkspaceLimit } from './limits.ts';
-
 /** The module's routes (registered by app.ts through MODULES). */
 export async function clientsModule(app: App): Promise<void> {
   await app.register(clientRoutes);

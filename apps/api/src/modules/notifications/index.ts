@@ -3,12 +3,7 @@ import type { App } from '../../context.ts';
 import { notificationRoutes } from './routes.ts';
 import { streamRoutes } from './stream-routes.ts';
 
-export {
-  announceTo,
-  createNotification,
-  NOTIFICATION_CHANNEL,
-  type NewNotification,
-} from './create.ts';
+export { announceTo, createNotification, NOTIFICATION_CHANNEL } from './create.ts';
 export { findOwnNotification } from './repo.ts';
 export { settleInvitationNotifications, settleRevokedInvitationNotifications } from './service.ts';
 

@@ -1,4 +1,4 @@
 // The system module's face: health, public configuration, the API's own metadata and the pruning
 // job.
-export { pruneJob, pruneOnce, type Pruned } from './prune.ts';
+export { pruneJob } from './prune.ts';
 export { analyticsSink, systemRoutes as systemModule } from './routes.ts';

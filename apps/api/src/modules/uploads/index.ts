@@ -2,7 +2,7 @@
 export { isOwnUploadUrl } from './service.ts';
 export { pruneUploads } from './prune.ts';
 export { STORAGE_KEY_PATTERN } from './storage.ts';
-export { createLocalDiskStorage, type FileStorage } from './storage.ts';
+export { type FileStorage } from './storage.ts';
 export { fileStorageFor } from './storage-for.ts';
 export { storageFailure } from './unavailable.ts';
 export { uploadRoutes as uploadsModule } from './routes.ts';

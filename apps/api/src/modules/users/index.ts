@@ -3,8 +3,8 @@ import type { App } from '../../context.ts';
 import { accountRoutes } from './account-routes.ts';
 import { userRoutes } from './routes.ts';
 
-export { LastActive, LAST_ACTIVE_EVERY_MS } from './last-active.ts';
-export { findUserByEmail, findUserById, toUserDto, type UserRow } from './repo.ts';
+export { LastActive } from './last-active.ts';
+export { findUserByEmail, findUserById, type UserRow } from './repo.ts';
 
 /** GET/PATCH /v1/rest-auth/user/ and GET /v1/user/is-existed/. */
 export async function usersModule(app: App): Promise<void> {
