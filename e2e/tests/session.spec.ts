@@ -48,11 +48,22 @@ test('a token revoked mid-use leads to /login?path=… and back to the page afte
   page,
   account,
 }) => {
+  // The billing reads of spec §4 go 3 s after the first signed-in page: they are waited for, so
+  // that the save below is the next call (one of them would otherwise meet the ended session).
+  const billingRead = (path: string) =>
+    page
+      .waitForRequest((r) => new URL(r.url()).pathname.startsWith(path))
+      .then((request) => request.response());
+  const billingReads = Promise.all([
+    billingRead('/v1/me/organizations/and/subscriptions/'),
+    billingRead('/v1/plans/service/config/'),
+  ]);
   await signInThroughForm(page, account);
   await page.getByRole('link', { name: 'My Settings' }).click();
   await expect(page).toHaveURL(/\/ps\/profile$/);
   const firstName = page.getByRole('textbox', { name: 'First name', exact: true });
   await expect(firstName).toBeVisible();
+  await billingReads;
 
   // The session ends on the server while the page is open (as when it expires or is revoked).
   await revokeSession(page.request, await requireStoredToken(page));
