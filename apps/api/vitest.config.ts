@@ -35,7 +35,8 @@ export default defineConfig({
           name: 'api (pglite)',
           ...(pgliteOnlyParity && { include: parityFiles(root) }),
           globalSetup: ['test/support/global-setup-pglite.ts'],
-          env: { TEST_DB_ENGINE: 'pglite' },
+          // TEST_PGLITE_SCOPE tells a parity file whether PostgreSQL runs the full suite beside it.
+          env: { TEST_DB_ENGINE: 'pglite', TEST_PGLITE_SCOPE: pgliteOnlyParity ? 'parity' : 'all' },
         },
       },
       ...(postgres

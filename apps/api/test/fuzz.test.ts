@@ -21,11 +21,16 @@ import { startTestOidcProvider, type TestOidcProvider } from './support/oidc-pro
  * Each run prints its seed (it is also in the suite's name); replay a run on the same engine
  * with FUZZ_SEED=<seed> (FUZZ_SEED=123 npx vitest run --project @portolan/api
  * apps/api/test/fuzz.test.ts; add TEST_DATABASE_URL for PostgreSQL); FUZZ_RUNS raises the count;
- * FUZZ_VERBOSE=1 prints the statuses each route answered. On PostgreSQL the random part is
- * shorter: what an engine can refuse (NUL, huge or malformed values) is in the sweep, which runs
- * whole on both, and the seed changes every run, so the random inputs add up over runs anyway.
+ * FUZZ_VERBOSE=1 prints the statuses each route answered. What an engine can refuse (NUL, huge
+ * or malformed values) is in the sweep, which runs whole on both engines; the random part is
+ * shorter on PostgreSQL, and shorter still on PGlite when PostgreSQL runs the full suite beside
+ * it (CI): there the random inputs test our code, the same on either engine, and the seed
+ * changes every run, so they add up over runs anyway.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? (testEngine === 'postgres' ? 60 : 100));
+const RUNS = Number(
+  process.env.FUZZ_RUNS ??
+    (testEngine === 'postgres' ? 60 : process.env.TEST_PGLITE_SCOPE === 'parity' ? 15 : 100),
+);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 interface JsonSchema {

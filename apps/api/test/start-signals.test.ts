@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './support/pg-cluster.ts';
-import { testEngine } from './support/database.ts';
+import { seedPgliteDataDir, testEngine } from './support/database.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -67,8 +67,8 @@ async function until(what: string, check: () => Promise<boolean> | boolean, with
 describe.skipIf(testEngine !== 'pglite')('npm start and signals', () => {
   const started: ChildProcess[] = [];
   const leftovers: number[] = [];
-  // One DATA_DIR for both starts: the second finds its database migrated (PGlite's first start
-  // is most of the time).
+  // One DATA_DIR for both starts, its database put in place migrated: creating and migrating
+  // it would be most of the time (the first start is tested by the browser tests' server).
   let dir: string;
   let web: string;
   beforeAll(async () => {
@@ -76,6 +76,7 @@ describe.skipIf(testEngine !== 'pglite')('npm start and signals', () => {
     web = path.join(dir, 'web');
     await fs.mkdir(web);
     await fs.writeFile(path.join(web, 'index.html'), '<!doctype html><title>Portolan</title>');
+    await seedPgliteDataDir(path.join(dir, 'data'));
   });
   afterAll(() => fs.rm(dir, { recursive: true, force: true }));
   afterEach(async () => {

@@ -31,7 +31,10 @@ export function wrapPglite(client: PGlite): Database {
 }
 
 /** PGlite keeps its files in DATA_DIR/pglite; the caller must hold the DATA_DIR lock. */
+/** Where the embedded database lives inside DATA_DIR. */
+export const pgliteDirOf = (dataDir: string) => path.join(dataDir, 'pglite');
+
 export async function openPglite(dataDir: string): Promise<Database> {
-  const client = await PGlite.create(path.join(dataDir, 'pglite'));
+  const client = await PGlite.create(pgliteDirOf(dataDir));
   return wrapPglite(client);
 }

@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { testEngine } from '../../test/support/database.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedPgliteDataDir, testEngine } from '../../test/support/database.ts';
 
 const serverTs = path.resolve(import.meta.dirname, '../server.ts');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portolan-lock-'));
@@ -24,6 +24,8 @@ function start(extraEnv: Record<string, string> = {}, script = serverTs) {
 // The lock guards the embedded database; it is the same whichever engine the suite runs on.
 describe.runIf(testEngine === 'pglite')('DATA_DIR lock (a real server process)', () => {
   const running: ReturnType<typeof start>[] = [];
+  // Migrated beforehand: the servers here are about the lock, not about a first start.
+  beforeAll(() => seedPgliteDataDir(dataDir));
   afterAll(async () => {
     for (const r of running) r.child.kill('SIGTERM');
     await Promise.all(running.map((r) => r.exited));

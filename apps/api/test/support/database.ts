@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openPostgres, type Database } from '../../src/db/client.ts';
-import { wrapPglite } from '../../src/db/pglite.ts';
+import { pgliteDirOf, wrapPglite } from '../../src/db/pglite.ts';
 import { withDatabase } from './global-setup-postgres.ts';
 
 export const testEngine = (process.env.TEST_DB_ENGINE ?? 'pglite') as 'pglite' | 'postgres';
@@ -21,6 +21,18 @@ export async function createTestDatabase(
   const tar = await fs.readFile(inject('pgliteSnapshot'));
   const client = await PGlite.create({ loadDataDir: new Blob([tar]) });
   return wrapPglite(client);
+}
+
+/**
+ * Puts the migrated snapshot in place as `dataDir`'s embedded database (where openPglite looks),
+ * for a test that starts a real server or command on that DATA_DIR: its first start then only
+ * opens the database instead of creating and migrating it, most of such a test's time.
+ */
+export async function seedPgliteDataDir(dataDir: string): Promise<void> {
+  const tar = await fs.readFile(inject('pgliteSnapshot'));
+  await fs.mkdir(dataDir, { recursive: true });
+  const client = await PGlite.create(pgliteDirOf(dataDir), { loadDataDir: new Blob([tar]) });
+  await client.close();
 }
 
 /**

@@ -20,6 +20,8 @@ import path from 'node:path';
  *  - LISTEN/NOTIFY (the notification stream across instances).
  * Migrations run on both engines in each project's global setup. Anything else dialect-specific
  * (a query PGlite and PostgreSQL may answer differently) carries the marker by hand.
+ * In such a run PGlite's project has TEST_PGLITE_SCOPE=parity: a parity file may then do less of
+ * what is not about the engine (the fuzz's random part), never less of what its marker names.
  */
 export const PARITY_MARKER = /^\/\/ engine-parity: (\S.*)$/m;
 

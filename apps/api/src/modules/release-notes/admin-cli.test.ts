@@ -5,7 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.ts';
-import { createPostgresDatabaseCopy, testEngine } from '../../../test/support/database.ts';
+import {
+  createPostgresDatabaseCopy,
+  seedPgliteDataDir,
+  testEngine,
+} from '../../../test/support/database.ts';
 import { loadConfig } from '../../config.ts';
 import { withMigratedDatabase } from '../../db/open-cli.ts';
 import { createUser } from '../../seed/factories.ts';
@@ -99,6 +103,7 @@ describe('the admin command', () => {
         };
       } else {
         env = { DATA_DIR: dataDir, DATABASE_URL: undefined };
+        await seedPgliteDataDir(dataDir);
         cleanup = () => fs.rm(dataDir, { recursive: true, force: true });
       }
       // Someone to grant the role to, in the database the command will open.
