@@ -78,6 +78,11 @@ export class S3Client {
           secretAccessKey: this.settings.secretAccessKey,
         },
         maxAttempts: 3,
+        // The SDK's default CRC32 headers on every PUT and part are refused by several
+        // S3-compatible stores (Backblaze B2, OVH, older R2 and MinIO): only where S3 requires one.
+        // The body's SHA-256 is still in the signature.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
         requestHandler: {
           connectionTimeout: IDLE_TIMEOUT_MS,
           socketTimeout: IDLE_TIMEOUT_MS,
