@@ -13,6 +13,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { createCredentialChecker, type CredentialChecker } from './lib/credentials/index.ts';
 import { startJobs } from './lib/jobs.ts';
 import { OutboxWorker } from './lib/mail/outbox.ts';
+import { s3ClientFor } from './lib/s3/client.ts';
 import {
   createFileTransport,
   createSmtpTransport,
@@ -214,6 +215,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
   ctx.sessions.start();
   app.addHook('onClose', async () => ctx.sessions.stop());
   app.addHook('onClose', async () => ctx.lastActive.settled());
+  // The S3 client's SDK is loaded only by a server with a store, and before it listens.
+  if (config.storage) {
+    const storage = config.storage;
+    app.addHook('onReady', async () => s3ClientFor(storage).load());
+  }
   if (deps.startWorkers) app.addHook('onReady', async () => outbox.start());
   app.addHook('onClose', async () => outbox.stop());
   // The periodic jobs the modules declare, run by one runner (lib/jobs.ts) in every instance

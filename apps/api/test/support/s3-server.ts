@@ -12,7 +12,13 @@ import path from 'node:path';
  * SignatureDoesNotMatch). It accepts unsigned requests as anonymous, which real stores do not:
  * the tests only ever send signed ones.
  */
+type KoaMiddleware = (
+  ctx: { path: string; mountPath?: string; state: Record<string, unknown> },
+  next: () => Promise<unknown>,
+) => unknown;
 interface S3rverInstance {
+  /** Koa's middleware list, composed at run(): the last one is S3rver's router. */
+  middleware: KoaMiddleware[];
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
 }
@@ -49,6 +55,17 @@ export async function startLocalS3(bucket = 'portolan-test'): Promise<LocalS3> {
     directory,
     configureBuckets: [{ name: bucket }],
     vhostBuckets: false,
+  });
+  // The AWS SDK (v3) addresses the bucket itself as `/bucket/` (a listing) and signs that path, as
+  // AWS and MinIO check it; S3rver rebuilds the signed path as `/bucket` (the SDK v2's form) and
+  // would refuse a right signature. For that one path it is told the path it was sent: S3rver
+  // builds the signed path of a virtual-host request as `/bucket` + its mount path (here `/`).
+  server.middleware.splice(-1, 0, (ctx, next) => {
+    if (ctx.path === `/${bucket}/`) {
+      ctx.state.vhost = true;
+      ctx.mountPath = '/';
+    }
+    return next();
   });
   const { port } = await server.run();
   return {
