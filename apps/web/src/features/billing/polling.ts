@@ -6,21 +6,7 @@ import { balanceQueryOptions } from './api/balance-api';
 import { planConfigsQueryOptions } from './api/plans-api';
 import { subscriptionsQueryOptions } from './api/subscriptions-api';
 import { useBillingStore } from '../../lib/billing-store';
-
-/**
- * The query with its request started in a task of its own (a zero timeout first). The
- * subscriptions, the balance and the plans are all enabled by the same end of the wait, so their
- * requests started in one effect flush: starting a request (the fetch, its headers, the loading
- * store) costs a slow phone some 30 ms, and the three with the gate's render made one task of
- * 120–170 ms (total blocking time). The billing pages read the same queries unchanged.
- */
-function startedInOwnTask<O extends { queryFn?: unknown }>(options: O): O {
-  const queryFn = options.queryFn;
-  if (typeof queryFn !== 'function') return options;
-  const run = queryFn as (context: unknown) => unknown;
-  const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-  return { ...options, queryFn: (context: unknown) => nextTask().then(() => run(context)) };
-}
+import { startedInOwnTask } from '../../lib/own-task';
 
 /**
  * The background subscription check of spec §4: the first call waits BILLING_FETCH_DELAY_MS (the
