@@ -15,7 +15,7 @@ import {
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { ModalsProvider } from '@mantine/modals';
 import { IconHome, IconLayoutDashboard, IconSettings } from '@tabler/icons-react';
-import { useDeferredValue, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useAuthStore } from '../../lib/auth-store';
 import { moduleHomePath, moduleName, moduleOfPath } from '../../lib/tenancy';
@@ -67,10 +67,6 @@ export function AppLayout() {
   const [drawerDrawn, setDrawerDrawn] = useState(false);
   if (mobileOpened && !drawerDrawn) setDrawerDrawn(true);
   const sidebarContent = !mobileView || drawerDrawn;
-  // The page is drawn in a render of its own after the layout's first one: the layout commits
-  // and paints first, then the page (a task each, not one long task on a slow phone: total
-  // blocking time). Later pages render with the layout already there: no delay.
-  const pageDrawn = useDeferredValue(true, false);
   const currentClientId = useAuthStore((s) => s.current_client?.id);
   const home = currentClientId
     ? `/ps/${encodeURIComponent(currentClientId)}/dashboard`
@@ -213,12 +209,8 @@ export function AppLayout() {
         <AppBreadcrumbs />
         <ModalsProvider labels={{ confirm: 'Confirm', cancel: 'Cancel' }}>
           <WorkspaceGuard>
-            {pageDrawn && (
-              <>
-                <CredentialAlert />
-                <Outlet />
-              </>
-            )}
+            <CredentialAlert />
+            <Outlet />
           </WorkspaceGuard>
         </ModalsProvider>
       </AppShell.Main>
