@@ -6,6 +6,7 @@ import { balanceQueryOptions } from './api/balance-api';
 import { planConfigsQueryOptions } from './api/plans-api';
 import { subscriptionsQueryOptions } from './api/subscriptions-api';
 import { useBillingStore } from '../../lib/billing-store';
+import { startedInOwnTask } from '../../lib/own-task';
 
 /**
  * The background subscription check of spec §4: the first call waits BILLING_FETCH_DELAY_MS (the
@@ -27,7 +28,7 @@ export function useSubscriptionPolling(enabled: boolean) {
   }, [enabled, delayDone]);
 
   const query = useQuery({
-    ...subscriptionsQueryOptions(),
+    ...startedInOwnTask(subscriptionsQueryOptions()),
     enabled: enabled && delayDone && !stopped,
     // Also turned off by `enabled` once stopped; this covers the very answer that failed.
     refetchInterval: (q) => (q.state.status === 'error' ? false : POLL_INTERVAL_MS),
@@ -63,10 +64,13 @@ export function useBillingBackground(
   const delayDone = useBillingStore((s) => s.subscriptionsDelayDone);
   const mayReadBalance = organization?.role === 'OWNER' || organization?.role === 'ADMIN';
   const balance = useQuery({
-    ...balanceQueryOptions(organization?.id ?? ''),
+    ...startedInOwnTask(balanceQueryOptions(organization?.id ?? '')),
     enabled: enabled && delayDone && mayReadBalance,
   });
-  const plans = useQuery({ ...planConfigsQueryOptions(), enabled: enabled && delayDone });
+  const plans = useQuery({
+    ...startedInOwnTask(planConfigsQueryOptions()),
+    enabled: enabled && delayDone,
+  });
 
   const available = mayReadBalance ? (balance.data?.available_balance ?? null) : null;
   useEffect(() => {

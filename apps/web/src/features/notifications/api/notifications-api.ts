@@ -9,6 +9,7 @@ import {
 import { infiniteQueryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../../../lib/api';
+import { nextTask } from '../../../lib/own-task';
 import { invalidateTenancy } from '../../../lib/tenant-api';
 import { hideNetworkErrorToast, toast } from '../../../lib/toasts';
 
@@ -78,13 +79,16 @@ export function notificationsQueryOptions() {
 export function useNewCount(enabled: boolean) {
   return useQuery({
     queryKey: newCountKey,
+    // In a task of its own: it becomes due with the push stream and the release notes' dot.
     queryFn: ({ signal }) =>
-      api.get<{ count: number }>('/v1/user/notification/new/', {
-        signal,
-        silent: true,
-        noServerErrorToast: true,
-        noNetworkErrorToast: true,
-      }),
+      nextTask().then(() =>
+        api.get<{ count: number }>('/v1/user/notification/new/', {
+          signal,
+          silent: true,
+          noServerErrorToast: true,
+          noNetworkErrorToast: true,
+        }),
+      ),
     enabled,
     refetchInterval: NOTIFICATION_POLL_MS,
     retry: false,

@@ -75,7 +75,9 @@ export function useNotificationPush(token: string | null): number | null {
       timer = setTimeout(() => void connect(), backoff);
       backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
     };
-    void connect();
+    // In a task of its own: the stream becomes due with the count and the release notes' dot,
+    // and starting each request costs a slow phone some 30 ms (lib/own-task.ts).
+    timer = setTimeout(() => void connect(), 0);
 
     return () => {
       controller.abort();

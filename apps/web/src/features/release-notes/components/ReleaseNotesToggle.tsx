@@ -4,6 +4,7 @@ import { IconSpeakerphone } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useAuthStore } from '../../../lib/auth-store';
 import { usePublicConfig } from '../../../lib/config';
+import { startedInOwnTask } from '../../../lib/own-task';
 import { useAfterLoad } from '../../../lib/use-after-load';
 import { releaseNoteStatusQueryOptions } from '../api/status-api';
 import { ReleaseNotesFeed } from './ReleaseNotesFeed';
@@ -18,7 +19,7 @@ export function ReleaseNotesToggle() {
   // The dot waits for the first screen to be drawn: that screen does not need it.
   const afterLoad = useAfterLoad();
   const status = useQuery({
-    ...releaseNoteStatusQueryOptions(),
+    ...startedInOwnTask(releaseNoteStatusQueryOptions()),
     enabled: transit && Boolean(token) && afterLoad,
   });
   const [opened, panel] = useDisclosure(false);
