@@ -2,6 +2,7 @@
 // WEB_CONCURRENCY=1) or, on PostgreSQL, a supervisor that runs one server process per core
 // (cluster.ts). A server process: DATA_DIR lock (embedded database), migrations, HTTP, workers.
 import cluster from 'node:cluster';
+import os from 'node:os';
 import { ConfigError, loadConfig, type AppConfig } from './config.ts';
 import { acquireDataDirLock, DataDirLockedError } from './lib/data-dir-lock.ts';
 
@@ -22,10 +23,16 @@ async function main() {
 }
 
 async function runServer(config: AppConfig) {
-  const [{ buildApp }, { openDatabase }] = await Promise.all([
+  const [{ buildApp }, { openDatabase }, { setHashConcurrency }] = await Promise.all([
     import('./app.ts'),
     import('./db/client.ts'),
+    import('./modules/auth/index.ts'),
   ]);
+  // As many argon2 runs at once as this process has cores of its own (passwords.ts).
+  setHashConcurrency(
+    Number(process.env.SCRATCH_HASH_SLOTS) ||
+      Math.floor(os.availableParallelism() / config.workers),
+  );
   // PGlite has no lock of its own; with PostgreSQL several instances may share one database.
   const lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
   const database = await openDatabase(config);
