@@ -29,10 +29,7 @@ async function runServer(config: AppConfig) {
     import('./modules/auth/index.ts'),
   ]);
   // As many argon2 runs at once as this process has cores of its own (passwords.ts).
-  setHashConcurrency(
-    Number(process.env.SCRATCH_HASH_SLOTS) ||
-      Math.floor(os.availableParallelism() / config.workers),
-  );
+  setHashConcurrency(Math.floor(os.availableParallelism() / config.workers));
   // PGlite has no lock of its own; with PostgreSQL several instances may share one database.
   const lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
   const database = await openDatabase(config);
