@@ -28,8 +28,9 @@ async function runServer(config: AppConfig) {
     import('./db/client.ts'),
     import('./modules/auth/index.ts'),
   ]);
-  // As many argon2 runs at once as this process has cores of its own (passwords.ts).
-  setHashConcurrency(Math.floor(os.availableParallelism() / config.workers));
+  // As many argon2 runs at once as the machine has cores (passwords.ts): with one per core of its
+  // own, a process sharing the machine with other work got less of it than libuv's 4 threads.
+  setHashConcurrency(os.availableParallelism());
   // PGlite has no lock of its own; with PostgreSQL several instances may share one database.
   const lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
   const database = await openDatabase(config);

@@ -11,7 +11,7 @@ const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallel
  * takes a core for its whole time and its memory cost (19 MiB) in RAM: more at once than the
  * process has cores only makes each slower, and the process larger, while the requests around
  * the hashes (their SQL, their answers) wait behind them for a core. Unlimited until the server
- * sets it (setHashConcurrency, from the cores per server process).
+ * sets it (setHashConcurrency, from the cores of the machine).
  */
 let slots = Infinity;
 let running = 0;
