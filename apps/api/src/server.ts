@@ -2,6 +2,7 @@
 // WEB_CONCURRENCY=1) or, on PostgreSQL, a supervisor that runs one server process per core
 // (cluster.ts). A server process: DATA_DIR lock (embedded database), migrations, HTTP, workers.
 import cluster from 'node:cluster';
+import os from 'node:os';
 import { ConfigError, loadConfig, type AppConfig } from './config.ts';
 import { acquireDataDirLock, DataDirLockedError } from './lib/data-dir-lock.ts';
 
@@ -22,10 +23,14 @@ async function main() {
 }
 
 async function runServer(config: AppConfig) {
-  const [{ buildApp }, { openDatabase }] = await Promise.all([
+  const [{ buildApp }, { openDatabase }, { setHashConcurrency }] = await Promise.all([
     import('./app.ts'),
     import('./db/client.ts'),
+    import('./modules/auth/index.ts'),
   ]);
+  // As many argon2 runs at once as the machine has cores (passwords.ts): with one per core of its
+  // own, a process sharing the machine with other work got less of it than libuv's 4 threads.
+  setHashConcurrency(os.availableParallelism());
   // PGlite has no lock of its own; with PostgreSQL several instances may share one database.
   const lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
   const database = await openDatabase(config);

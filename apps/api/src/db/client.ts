@@ -54,6 +54,19 @@ export interface Database {
 
 /** The statement and table of an INSERT, UPDATE or DELETE as Drizzle writes it. */
 const WRITTEN_TABLE = /^\s*(insert\s+into|update|delete\s+from)\s+"?([a-z_]+)"?/i;
+/** Every write of a statement with data-modifying CTEs (`with "x" as (update "users" ...) ...`). */
+const WRITTEN_TABLES = /\b(insert\s+into|update|delete\s+from)\s+"?([a-z_]+)"?/gi;
+
+/** What a statement writes, as Drizzle writes it: its own write and those of its CTEs. */
+function writesOf(text: string): { kind: WriteKind; table: string }[] {
+  const matches = /^\s*with\b/i.test(text)
+    ? [...text.matchAll(WRITTEN_TABLES)]
+    : [WRITTEN_TABLE.exec(text)].filter((m) => m !== null);
+  return matches.map((m) => ({
+    kind: m[1]!.split(/\s/)[0]!.toLowerCase() as WriteKind,
+    table: m[2]!,
+  }));
+}
 
 export type WriteKind = 'insert' | 'update' | 'delete';
 
@@ -136,16 +149,15 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     if (!(result instanceof Promise)) return;
     const text =
       typeof statement === 'string' ? statement : (statement as { text?: unknown } | null)?.text;
-    const match =
-      writeListeners.length && typeof text === 'string' ? WRITTEN_TABLE.exec(text) : null;
-    const kind = match?.[1]!.split(/\s/)[0]!.toLowerCase() as WriteKind;
-    const table = match?.[2];
+    const writes = writeListeners.length && typeof text === 'string' ? writesOf(text) : [];
     result.then(() => {
-      if (!table) return;
+      if (writes.length === 0) return;
       const given = Array.isArray(params)
         ? params
         : ((statement as { values?: unknown[] } | null)?.values ?? []);
-      writeListeners.forEach((listener) => listener(table, kind, given));
+      for (const { table, kind } of writes) {
+        writeListeners.forEach((listener) => listener(table, kind, given));
+      }
     }, unavailable);
   };
   const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => unknown;

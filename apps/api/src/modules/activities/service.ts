@@ -18,21 +18,24 @@ import { windowTotal } from '../../lib/pagination.ts';
 
 export { ActivityAction };
 
-/** Records what a user did; runs inside the caller's transaction. */
-export async function recordActivity(
-  tx: Db | Tx,
-  entry: {
-    userId: string;
-    action: ActivityAction;
-    objectType?: ActivityObjectType;
-    objectId?: string;
-    /** The organization whose activity log shows it (GET /v1/organizations/{orgId}/activities/). */
-    organizationId?: string;
-    data?: Record<string, unknown>;
-    at?: Date;
-  },
-): Promise<void> {
-  await tx.insert(activities).values({
+/** What a user did, as one activity row. */
+export interface ActivityRecord {
+  userId: string;
+  action: ActivityAction;
+  objectType?: ActivityObjectType;
+  objectId?: string;
+  /** The organization whose activity log shows it (GET /v1/organizations/{orgId}/activities/). */
+  organizationId?: string;
+  data?: Record<string, unknown>;
+  at?: Date;
+}
+
+/**
+ * The insert of one activity, not yet run: to run with others in one statement (a CTE of the
+ * caller's, as sign-in does) or by itself (recordActivity).
+ */
+export function activityInsert(db: Db | Tx, entry: ActivityRecord) {
+  return db.insert(activities).values({
     user_id: entry.userId,
     action: entry.action,
     object_type: entry.objectType ?? null,
@@ -41,6 +44,11 @@ export async function recordActivity(
     data: entry.data ?? {},
     ...(entry.at && { created_at: entry.at, modified_at: entry.at }),
   });
+}
+
+/** Records what a user did; runs inside the caller's transaction. */
+export async function recordActivity(tx: Db | Tx, entry: ActivityRecord): Promise<void> {
+  await activityInsert(tx, entry);
 }
 
 export interface ActivityEntry {

@@ -5,7 +5,7 @@ import { passwordRoutes } from './password-routes.ts';
 import { authRoutes } from './routes.ts';
 
 export { liveSessionOf } from './bearer.ts';
-export { hashPassword } from './passwords.ts';
+export { hashPassword, setHashConcurrency } from './passwords.ts';
 export { pruneAuth, type AuthPruned } from './prune.ts';
 export { SessionCache } from './session-cache.ts';
 export { startSessionIn, type ClientMeta } from './service.ts';

@@ -2,13 +2,13 @@ import crypto from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { ErrorCode, passwordProblem, type RegistrationRequest } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
-import type { Tx } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { oneTimeCodes, users } from '../../db/schema/index.ts';
 import { AppError, conflict, fieldError, notAuthenticated } from '../../lib/errors.ts';
 import { days, hours } from '../../lib/clock.ts';
 import { enqueueMail } from '../../lib/mail/outbox.ts';
 import { activationCodeMail, registrationAttemptMail } from '../../lib/mail/templates.ts';
-import { ActivityAction, recordActivity } from '../activities/index.ts';
+import { ActivityAction, activityInsert } from '../activities/index.ts';
 import { checkCode, codeError, issueCode, lockCode, renewCode } from './codes.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import {
@@ -20,7 +20,7 @@ import {
 } from './sessions.ts';
 import { Audience, signToken, verifyToken } from './tokens.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
-import { releaseLoginAttempt, reserveLoginAttempt } from './login-failures.ts';
+import { releaseLoginAttempt, releaseQuery, reserveLoginAttempt } from './login-failures.ts';
 
 /** An activation token lets a not-yet-active account submit or re-send its code for a day. */
 const ACTIVATION_TOKEN_TTL_MS = days(1);
@@ -282,18 +282,34 @@ async function pendingActivationToken(ctx: AppContext, user: UserRow) {
 const invalidCredentials = () =>
   new AppError(ErrorCode.INVALID_CREDENTIALS, 'The e-mail or password is incorrect.');
 
-/** Opens a session for a user who has proven who they are, in the caller's transaction. */
-async function openSession(tx: Tx, ctx: AppContext, user: UserRow, meta: ClientMeta) {
-  const session = await createSession(tx, ctx.clock, user.id, meta);
-  await tx.update(users).set({ last_login_at: ctx.clock.now() }).where(eq(users.id, user.id));
-  await recordActivity(tx, {
-    userId: user.id,
-    action: ActivityAction.SIGN_IN,
-    objectType: 'user',
-    objectId: user.id,
-    at: ctx.clock.now(),
-  });
-  return session;
+/**
+ * Opens a session for a user who has proven who they are: the session, the user's last_login_at
+ * and the sign-in activity (and the release of a sign-in's reservation) in one statement, so
+ * they commit together in the caller's transaction or, on the database itself, on their own.
+ */
+async function openSession(
+  db: Db | Tx,
+  ctx: AppContext,
+  user: UserRow,
+  meta: ClientMeta,
+  reservation?: string,
+) {
+  const now = ctx.clock.now();
+  return createSession(db, ctx.clock, user.id, meta, [
+    db
+      .$with('signed_in')
+      .as(db.update(users).set({ last_login_at: now }).where(eq(users.id, user.id))),
+    db.$with('logged').as(
+      activityInsert(db, {
+        userId: user.id,
+        action: ActivityAction.SIGN_IN,
+        objectType: 'user',
+        objectId: user.id,
+        at: now,
+      }),
+    ),
+    ...(reservation ? [db.$with('released').as(releaseQuery(db, reservation))] : []),
+  ]);
 }
 
 const sessionToken = (
@@ -320,14 +336,15 @@ export async function startSessionIn(tx: Tx, ctx: AppContext, user: UserRow, met
 
 /** Issues a session token for a user who has proven who they are. */
 export async function startSession(ctx: AppContext, user: UserRow, meta: ClientMeta) {
-  const session = await ctx.db.transaction((tx) => openSession(tx, ctx, user, meta));
+  const session = await openSession(ctx.db, ctx, user, meta);
   return { token: await sessionToken(ctx, user.id, session) };
 }
 
 export async function login(ctx: AppContext, email: string, password: string, meta: ClientMeta) {
   const normalized = email.trim().toLowerCase();
-  // Counted per e-mail whether or not an account has it, so the answers tell nobody which do.
-  const reservation = await reserveLoginAttempt(
+  // Counted per e-mail whether or not an account has it, so the answers tell nobody which do;
+  // the account is read in the same statement.
+  const { reservation, user } = await reserveLoginAttempt(
     ctx.db,
     ctx.clock,
     { email: normalized, ip: meta.ip },
@@ -339,23 +356,24 @@ export async function login(ctx: AppContext, email: string, password: string, me
       'Too many failed sign-ins for this account. Try again in 15 minutes.',
     );
   }
-  const user = await findUserByEmail(ctx.db, normalized);
   const ok = await verifyPassword(user?.password_hash, password);
   // A wrong password keeps its reservation: it is the recorded failure.
   if (!user || !ok) throw invalidCredentials();
+  if (user.enabled && isActive(user)) {
+    // The reservation is released by the statement that opens the session.
+    const session = await openSession(ctx.db, ctx, user, meta, reservation);
+    return { token: await sessionToken(ctx, user.id, session) };
+  }
   await releaseLoginAttempt(ctx.db, reservation);
   if (!user.enabled) throw accountDisabled();
-  if (!isActive(user)) {
-    throw conflict(
-      ErrorCode.ACCOUNT_NOT_ACTIVATED,
-      'Activate your account with the code we e-mailed you.',
-      {
-        token: await pendingActivationToken(ctx, user),
-        email: user.email,
-      },
-    );
-  }
-  return startSession(ctx, user, meta);
+  throw conflict(
+    ErrorCode.ACCOUNT_NOT_ACTIVATED,
+    'Activate your account with the code we e-mailed you.',
+    {
+      token: await pendingActivationToken(ctx, user),
+      email: user.email,
+    },
+  );
 }
 
 export async function logout(ctx: AppContext, sessionId: string) {

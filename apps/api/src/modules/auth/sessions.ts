@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNull, ne, type WithSubquery } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { days, hours, type Clock } from '../../lib/clock.ts';
@@ -9,14 +9,19 @@ export const TOKEN_LIFETIME_MS = hours(12);
 /** No refresh can take a session past 30 days from its sign-in. */
 export const SESSION_MAX_AGE_MS = days(30);
 
+/**
+ * Inserts a session row and returns it; `alongside` are writes (CTEs) that commit in the same
+ * statement (sign-in's last_login_at, activity and released reservation: one round trip).
+ */
 export async function createSession(
   tx: Db | Tx,
   clock: Clock,
   userId: string,
   meta: { userAgent?: string | undefined; ip?: string | undefined },
+  alongside: WithSubquery[] = [],
 ) {
   const now = clock.now();
-  const [row] = await tx
+  const [row] = await (alongside.length ? tx.with(...alongside) : tx)
     .insert(sessions)
     .values({
       user_id: userId,
