@@ -136,41 +136,66 @@ test('an access rule, a custom role made of it, assigned with a preview; the exp
   ).toBeVisible();
 });
 
-test('the other member, invitation, rule and role pages have no serious or critical violations', async ({
-  page,
-  request,
-  mailbox,
-}, testInfo) => {
-  test.setTimeout(120_000);
-  const scene = await ownerScene(request, mailbox);
-  const member = await staffMember(request, scene);
-  await signIn(page, scene.user);
-  const org = `/ps/organization-settings/${scene.orgId}`;
-  const ws = `/ps/client-settings/${scene.harbour}`;
-  const pages: [string, RegExp | string][] = [
-    [`${org}/users/external`, 'External users'],
-    [`/ps/organizations/${scene.orgId}/invite`, /Invite/],
-    [`/ps/organizations/${scene.orgId}/add`, /Add/],
-    [`/ps/organizations/${scene.orgId}/users/${member.userId}/client-access`, /access/i],
-    [
-      `/ps/organizations/${scene.orgId}/users/${member.userId}/client-access/${scene.harbour}/permissions/`,
-      'Permissions of Sam Stevedore',
-    ],
-    [`${org}/access-rules`, 'Access rules'],
-    [`${org}/custom-roles`, 'Custom roles'],
-    [`${org}/access-rules/create`, /access rule/i],
-    [`${ws}/user-list`, 'Users'],
-    [`${ws}/user-list/${member.userId}`, 'Role'],
-    [`/ps/users/${scene.harbour}/invite`, /Invite/],
-    [`/ps/users/${scene.harbour}/add`, /Add/],
-    [`${ws}/access-rules`, 'Access rules'],
-    [`${ws}/custom-roles`, 'Custom roles'],
-  ];
-  for (const [url, heading] of pages) {
-    await page.goto(url);
-    await expect(page.getByRole('heading', { name: heading }).first()).toBeVisible();
-    // Loaded: no skeleton or busy list left (the bell's stream keeps the network busy for good).
-    await expect(page.locator('[aria-busy="true"], .mantine-Skeleton-root')).toHaveCount(0);
-    await check(page, testInfo, url.replace(/[^a-z]+/gi, '-'));
-  }
-});
+/**
+ * The other member, invitation, rule and role pages, each loaded and checked with axe: fourteen
+ * pages, in two tests of seven (organization, then workspace) so that the two browser workers
+ * share them and each test stays well inside its time.
+ */
+const OTHER_PAGES: {
+  part: string;
+  pages: (scene: Scene, memberId: string) => [string, RegExp | string][];
+}[] = [
+  {
+    part: 'organization',
+    pages: (scene, memberId) => {
+      const org = `/ps/organization-settings/${scene.orgId}`;
+      return [
+        [`${org}/users/external`, 'External users'],
+        [`/ps/organizations/${scene.orgId}/invite`, /Invite/],
+        [`/ps/organizations/${scene.orgId}/add`, /Add/],
+        [`/ps/organizations/${scene.orgId}/users/${memberId}/client-access`, /access/i],
+        [`${org}/access-rules`, 'Access rules'],
+        [`${org}/custom-roles`, 'Custom roles'],
+        [`${org}/access-rules/create`, /access rule/i],
+      ];
+    },
+  },
+  {
+    part: 'workspace',
+    pages: (scene, memberId) => {
+      const ws = `/ps/client-settings/${scene.harbour}`;
+      return [
+        [
+          `/ps/organizations/${scene.orgId}/users/${memberId}/client-access/${scene.harbour}/permissions/`,
+          'Permissions of Sam Stevedore',
+        ],
+        [`${ws}/user-list`, 'Users'],
+        [`${ws}/user-list/${memberId}`, 'Role'],
+        [`/ps/users/${scene.harbour}/invite`, /Invite/],
+        [`/ps/users/${scene.harbour}/add`, /Add/],
+        [`${ws}/access-rules`, 'Access rules'],
+        [`${ws}/custom-roles`, 'Custom roles'],
+      ];
+    },
+  },
+];
+
+for (const { part, pages } of OTHER_PAGES) {
+  test(`the other ${part} member, invitation, rule and role pages have no serious or critical violations`, async ({
+    page,
+    request,
+    mailbox,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const scene = await ownerScene(request, mailbox);
+    const member = await staffMember(request, scene);
+    await signIn(page, scene.user);
+    for (const [url, heading] of pages(scene, member.userId)) {
+      await page.goto(url);
+      await expect(page.getByRole('heading', { name: heading }).first()).toBeVisible();
+      // Loaded: no skeleton or busy list left (the bell's stream keeps the network busy for good).
+      await expect(page.locator('[aria-busy="true"], .mantine-Skeleton-root')).toHaveCount(0);
+      await check(page, testInfo, url.replace(/[^a-z]+/gi, '-'));
+    }
+  });
+}
