@@ -14,6 +14,13 @@ export interface WaitForOptions {
   timeoutMs?: number;
 }
 
+/**
+ * Messages already read, by file: the capture writes each file once (write, then rename) and never
+ * changes it, so a message is parsed once per test process, not on every 200-ms poll of every
+ * test (the run's folder holds hundreds of messages by its end).
+ */
+const parsed = new Map<string, CapturedMail>();
+
 export class Mailbox {
   readonly dir: string;
 
@@ -32,7 +39,15 @@ export class Mailbox {
     return names
       .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
       .sort()
-      .map((n) => JSON.parse(readFileSync(path.join(this.dir, n), 'utf8')) as CapturedMail);
+      .map((n) => {
+        const file = path.join(this.dir, n);
+        let mail = parsed.get(file);
+        if (!mail) {
+          mail = JSON.parse(readFileSync(file, 'utf8')) as CapturedMail;
+          parsed.set(file, mail);
+        }
+        return mail;
+      });
   }
 
   /** Messages delivered to an address (SMTP envelope or To/Cc), oldest first. */

@@ -1,7 +1,14 @@
-// Checks of the test harness itself (no browser): the MIME reader, code extraction, and a message
-// sent over SMTP to this run's capture server and read back through the mailbox.
+// Checks of the test harness itself: the MIME reader, code extraction, a message sent over SMTP to
+// this run's capture server and read back through the mailbox, and the accessibility check failing
+// on a page with serious violations (in the page and in a same-origin frame).
 import net from 'node:net';
-import { expect, extractCode, test, uniqueEmail } from '../support/fixtures.ts';
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  extractCode,
+  test,
+  uniqueEmail,
+} from '../support/fixtures.ts';
 import { parseMail } from '../support/mime.ts';
 import { currentRun } from '../support/run.ts';
 
@@ -44,6 +51,32 @@ test.describe('harness', () => {
     expect(extractCode('Code: 004211 (valid 10 minutes, ref 12345, 2026-11-21)')).toBe('004211');
     expect(() => extractCode('no code here, 1234567 is seven')).toThrow(/found 0/);
     expect(() => extractCode('111111 or 222222')).toThrow(/found 2/);
+  });
+
+  test('the accessibility check fails on serious violations, in frames too', async ({
+    page,
+  }, testInfo) => {
+    // A button without a name (critical) and grey on white text (serious), then the same only
+    // inside a same-origin frame: both must fail the check that every page spec relies on.
+    const bad = '<button></button><p style="color:#bbb;background:#fff">Faint text</p>';
+    await page.setContent(`<html lang="en"><title>t</title><main>${bad}</main></html>`);
+    const inPage = await expectNoSeriousA11yViolations(page, testInfo).catch((e: Error) => e);
+    expect(String(inPage)).toMatch(/button-name/);
+    expect(String(inPage)).toMatch(/color-contrast/);
+
+    // The frame from the same origin as the page, as the app's own frames would be.
+    await page.route('http://harness.test/**', (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: route.request().url().endsWith('/inner')
+          ? `<html lang="en"><title>f</title><main>${bad}</main></html>`
+          : '<html lang="en"><title>t</title><main><iframe title="inner" src="/inner"></iframe></main></html>',
+      }),
+    );
+    await page.goto('http://harness.test/');
+    await expect(page.frameLocator('iframe').getByText('Faint text')).toBeVisible();
+    const inFrame = await expectNoSeriousA11yViolations(page, testInfo).catch((e: Error) => e);
+    expect(String(inFrame)).toMatch(/button-name/);
   });
 
   test('the SMTP capture stores what it receives for the mailbox', async ({ mailbox }) => {
