@@ -68,9 +68,8 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /**
  * The static checks (full runs only) start with Vitest's API pass and run beside it, their output
- * kept and shown when they end: that pass keeps one core busy (one worker, with PostgreSQL beside
- * it), tsc and eslint take the other, instead of running before every test on both cores idle
- * but one.
+ * kept and shown when they end: the pass's own waits on PostgreSQL leave room for tsc and eslint,
+ * instead of them running alone before every test.
  */
 interface Checked {
   outcome: 0 | string;
@@ -112,10 +111,11 @@ const reportArgs = (name: string) =>
 
 /**
  * A full run in two passes. The web and contract tests (jsdom, CPU only) on every core: on the
- * 2-core CI machine, 117 s instead of 175 s. The API tests with Vitest's default (one worker
- * fewer than the cores): each file's PGlite runs in the test process and PostgreSQL beside it, so
- * two files at once on two cores made the whole suite slower (1,100 s instead of 937 s); the
- * static checks of a full run take the other core meanwhile.
+ * 2-core CI machine, 117 s instead of 175 s. Then the API tests, also on every core, with the
+ * static checks of a full run beside them: since PostgreSQL runs the full suite and PGlite only
+ * its parity files, two files at once took 455 s against 600 s for one at a time (2026-11-27,
+ * fresh clone, static checks beside both; decision 0016). Earlier, with both engines running
+ * every file, two at once had been the slower (1,100 s against 937 s).
  */
 const VITEST_PASSES: { name: string; args: string[]; alongside?: () => void }[] =
   vitestArgs.length > 0
@@ -127,7 +127,7 @@ const VITEST_PASSES: { name: string; args: string[]; alongside?: () => void }[] 
         },
         {
           name: 'api',
-          args: ['--project=@portolan/api'],
+          args: ['--project=@portolan/api', `--maxWorkers=${availableParallelism()}`],
           alongside: () => void (fullRun && startStaticChecks()),
         },
       ];
