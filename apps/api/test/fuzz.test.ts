@@ -22,14 +22,16 @@ import { startTestOidcProvider, type TestOidcProvider } from './support/oidc-pro
  * with FUZZ_SEED=<seed> (FUZZ_SEED=123 npx vitest run --project @portolan/api
  * apps/api/test/fuzz.test.ts; add TEST_DATABASE_URL for PostgreSQL); FUZZ_RUNS raises the count;
  * FUZZ_VERBOSE=1 prints the statuses each route answered. What an engine can refuse (NUL, huge
- * or malformed values) is in the sweep, which runs whole on both engines; the random part is
- * shorter on PostgreSQL, and on PGlite when PostgreSQL runs the full suite beside it (CI): the
- * seed changes every run, so the random inputs add up over runs anyway. Not below 60: with 15,
- * a route with nothing to vary (GET /v1/config) once drew nineteen 200s and no other answer.
+ * or malformed values) is in the sweep, which runs whole on both engines. The random part (60
+ * requests per route on PostgreSQL, 100 on PGlite alone) is PostgreSQL's only when it runs the
+ * full suite beside PGlite (CI): there PGlite's file is the parity check of the sweep (36 s
+ * against 69 s with its own random part). The seed changes every run, so the random inputs add
+ * up over runs. Not below 60: with 15, a route with nothing to vary (GET /v1/config) once drew
+ * nineteen 200s and no other answer.
  */
+const SWEEP_ONLY = testEngine === 'pglite' && process.env.TEST_PGLITE_SCOPE === 'parity';
 const RUNS = Number(
-  process.env.FUZZ_RUNS ??
-    (testEngine === 'postgres' || process.env.TEST_PGLITE_SCOPE === 'parity' ? 60 : 100),
+  process.env.FUZZ_RUNS ?? (SWEEP_ONLY ? 0 : testEngine === 'postgres' ? 60 : 100),
 );
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 
@@ -755,8 +757,9 @@ describe(`fuzzing every route of openapi.json (${RUNS} requests each, seed ${SEE
         console.log(`${route.method} ${route.path}: ${counts.join(' ')}`);
       }
       expect(random.length).toBeGreaterThanOrEqual(RUNS);
-      // Something beyond the first validation step must have been reached.
-      expect(statuses.size, JSON.stringify([...statuses])).toBeGreaterThan(1);
+      // Something beyond the first validation step must have been reached (by the random
+      // part: the sweep alone may meet only the first step on a route with no parameters).
+      if (RUNS > 0) expect(statuses.size, JSON.stringify([...statuses])).toBeGreaterThan(1);
       expect([...found].map(([what, example]) => `${what}: ${example}`)).toEqual([]);
     },
     120_000,
