@@ -21,7 +21,7 @@ const common = {
   environment: 'node' as const,
   testTimeout: 30_000,
   hookTimeout: 60_000,
-  // One worker process runs file after file (each file still gets a database of its own): a
+  // Each worker process runs file after file (each file still gets a database of its own): a
   // fresh process per file cost a fifth of the pass re-importing the app (2 cores, issue 12).
   isolate: false,
 };
