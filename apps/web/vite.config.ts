@@ -64,16 +64,32 @@ const SHARED_CHUNK = 'shared';
 /**
  * The part of the shared code the public pages need: what the sign-in layout, the sign-in,
  * registration and password pages and the toasts (GlobalUi, on every page) import. index.html
- * preloads it for every page; a signed-in page also needs SHARED_CHUNK (menus, modals, tables…),
- * which app.html preloads (see `firstScreenHtml`). /login no longer downloads ~65 KB (brotli) of
- * code it never runs before it can paint.
+ * preloads it for every page. /login no longer downloads ~65 KB (brotli) of code it never runs
+ * before it can paint.
  */
 const PUBLIC_CHUNK = 'public';
 /** The modules the public first screens start from (their static imports are public). */
 const PUBLIC_ENTRIES =
   /[\\/]apps[\\/]web[\\/]src[\\/](?:app[\\/]layout[\\/](?:AuthLayout|GlobalUi)\.tsx|features[\\/]auth[\\/]pages[\\/][^\\/]+Page\.tsx)$/;
-/** The layout of the signed-in pages: app.html preloads its chunk. */
-const APP_LAYOUT = /[\\/]apps[\\/]web[\\/]src[\\/]app[\\/]layout[\\/]AppLayout\.tsx$/;
+/**
+ * The part of the shared code the first signed-in screen needs beyond PUBLIC_CHUNK: what the app
+ * layout, the subscription gate and the dashboard reach by static imports. app.html preloads it
+ * (see `firstScreenHtml`); what only the other pages share (tables, forms, modals…) stays in
+ * SHARED_CHUNK, which comes with the first of them. The dashboard no longer waits on ~28 KB
+ * (brotli) of their code.
+ */
+const FIRST_SCREEN_CHUNK = 'first-screen';
+/**
+ * The modules the first signed-in screen starts from: the layout of the signed-in pages, the
+ * subscription gate (a pathless route around every signed-in page) and the dashboard, where sign-in
+ * and `/` land (3 KB brotli on the other pages). app.html preloads their chunks: without that the
+ * router asks for them only once the entry has run, one more round trip before the first paint.
+ */
+const FIRST_SCREEN_ENTRIES = [
+  /[\\/]apps[\\/]web[\\/]src[\\/]app[\\/]layout[\\/]AppLayout\.tsx$/,
+  /[\\/]apps[\\/]web[\\/]src[\\/]features[\\/]billing[\\/]gate\.tsx$/,
+  /[\\/]apps[\\/]web[\\/]src[\\/]features[\\/]dashboard[\\/]pages[\\/]DashboardPage\.tsx$/,
+];
 
 /**
  * The web lib files and contract rules that only the member and permission pages use. Nothing
@@ -92,36 +108,55 @@ const SETTINGS_MODULES =
 const BILLING_MODULES = /[\\/]apps[\\/]web[\\/]src[\\/]features[\\/]billing[\\/]/;
 
 /**
- * Splits the shared group in two: a module goes to PUBLIC_CHUNK when a public first screen
- * (PUBLIC_ENTRIES) reaches it by static imports, else to SHARED_CHUNK. The plugin notes the entry
- * modules once the module graph is complete; the `name` function of the group walks their static
- * imports on its first call of a chunking pass.
+ * Splits the shared code in three by what reaches it through static imports: a module a public
+ * first screen (PUBLIC_ENTRIES) needs goes to PUBLIC_CHUNK, else one the first signed-in screen
+ * (FIRST_SCREEN_ENTRIES) needs to FIRST_SCREEN_CHUNK, else to SHARED_CHUNK. The plugin notes the
+ * entry modules once the module graph is complete; `chunkOf` walks their static imports on its
+ * first call of a chunking pass. Each chunk is its own group (`only`), the public one first: a
+ * group also takes the dependencies of what it captures, and those are public ones more often
+ * than not.
  */
-function publicSplit() {
-  let entries: string[] = [];
+function sharedSplit() {
+  let publicEntries: string[] = [];
+  let firstScreenEntries: string[] = [];
   const plugin: Plugin = {
-    name: 'portolan:public-split',
+    name: 'portolan:shared-split',
     apply: 'build',
     buildEnd() {
-      entries = [...this.getModuleIds()].filter((id) => PUBLIC_ENTRIES.test(id));
-      if (entries.length === 0) this.error('No public entry module found (PUBLIC_ENTRIES).');
+      const ids = [...this.getModuleIds()];
+      publicEntries = ids.filter((id) => PUBLIC_ENTRIES.test(id));
+      firstScreenEntries = ids.filter((id) => FIRST_SCREEN_ENTRIES.some((re) => re.test(id)));
+      if (publicEntries.length === 0) this.error('No public entry module found (PUBLIC_ENTRIES).');
+      const missing = FIRST_SCREEN_ENTRIES.filter(
+        (re) => !firstScreenEntries.some((id) => re.test(id)),
+      );
+      if (missing.length > 0)
+        this.error(`No module for FIRST_SCREEN_ENTRIES ${missing.join(', ')}`);
     },
   };
-  let needed: Set<string> | null = null;
-  const name = (id: string, ctx: Rolldown.ChunkingContext) => {
-    needed ??= staticallyNeeded(entries, (m) => ctx.getModuleInfo(m));
-    return needed.has(id) ? PUBLIC_CHUNK : SHARED_CHUNK;
+  let publicNeeds: Set<string> | null = null;
+  let firstScreenNeeds: Set<string> | null = null;
+  const chunkOf = (id: string, ctx: Rolldown.ChunkingContext) => {
+    const lookup = (m: string) => ctx.getModuleInfo(m);
+    publicNeeds ??= staticallyNeeded(publicEntries, lookup);
+    firstScreenNeeds ??= staticallyNeeded(firstScreenEntries, lookup);
+    if (publicNeeds.has(id)) return PUBLIC_CHUNK;
+    return firstScreenNeeds.has(id) ? FIRST_SCREEN_CHUNK : SHARED_CHUNK;
   };
-  return { plugin, name };
+  /** A group's `name` that captures the modules of `chunk` only. */
+  const only = (chunk: string) => (id: string, ctx: Rolldown.ChunkingContext) =>
+    chunkOf(id, ctx) === chunk ? chunk : null;
+  return { plugin, chunkOf, only };
 }
-const split = publicSplit();
+const split = sharedSplit();
 
 /**
  * The first screen's code downloads beside the entry script instead of after it:
  * - index.html (public pages) names PUBLIC_CHUNK as a modulepreload: every page needs it;
  * - app.html, a copy for the signed-in pages (the server sends it for every path that is not a
- *   public page, `apps/api/src/plugins/static-spa.ts`), also names SHARED_CHUNK and the app
- *   layout's chunk with what it imports, and the layout's stylesheets.
+ *   public page, `apps/api/src/plugins/static-spa.ts`), also names the chunks of
+ *   FIRST_SCREEN_ENTRIES and what they import (FIRST_SCREEN_CHUNK among them), and their
+ *   stylesheets.
  */
 function firstScreenHtml(): Plugin {
   let base = '/';
@@ -159,12 +194,15 @@ function firstScreenHtml(): Plugin {
         const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
         const byFile = new Map(chunks.map((c) => [c.fileName, c]));
         const entry = chunks.find((c) => c.isEntry);
-        const layout = chunks.find((c) => c.facadeModuleId && APP_LAYOUT.test(c.facadeModuleId));
-        const shared = chunks.find((c) => c.name === SHARED_CHUNK && !c.isEntry);
+        const firstScreen = FIRST_SCREEN_ENTRIES.map((re) =>
+          chunks.find((c) => c.facadeModuleId && re.test(c.facadeModuleId)),
+        );
         const publicChunks = chunks.filter((c) => c.name === PUBLIC_CHUNK).map((c) => c.fileName);
-        if (!entry || !layout || !shared) this.error('no entry, app layout or shared chunk');
-        // The layout, the shared chunk and every chunk they import (the entry and the public
-        // chunk are named by index.html already).
+        if (!entry) this.error('no entry chunk');
+        const missing = FIRST_SCREEN_ENTRIES.filter((_, i) => !firstScreen[i]);
+        if (missing.length > 0) this.error(`no chunk of its own for ${missing.join(', ')}`);
+        // The first screen's chunks and every chunk they import (the entry and the public chunk
+        // are named by index.html already).
         const named = new Set([entry.fileName, ...entry.imports, ...publicChunks]);
         const js: string[] = [];
         const css = new Set<string>();
@@ -177,8 +215,7 @@ function firstScreenHtml(): Plugin {
           chunk.viteMetadata?.importedCss.forEach((f) => css.add(f));
           chunk.imports.forEach(add);
         };
-        add(shared.fileName);
-        add(layout.fileName);
+        firstScreen.forEach((c) => c && add(c.fileName));
         const html = String(index.source);
         const tags = [
           ...js.map((f) => link(f, 'modulepreload')),
@@ -195,10 +232,12 @@ function firstScreenHtml(): Plugin {
 }
 
 /**
- * The build fails when a chunk every page loads imports one it should not: the shared chunk
- * the settings or billing chunk (the dashboard then loads the member pages' code: it did, 10 KB,
- * until this check), or the public chunk or a public first screen's chunk any of those (the
- * sign-in page then loads the signed-in pages' code).
+ * The build fails when a chunk a first screen loads imports one it should not: the shared chunk
+ * the settings or billing chunk (every signed-in page then loads the member pages' code: it did,
+ * 10 KB, until this check), the first signed-in screen's chunks (FIRST_SCREEN_CHUNK and those of
+ * FIRST_SCREEN_ENTRIES) any of those (the dashboard then waits on the other pages' code), or the
+ * public chunk or a public first screen's chunk any of those or FIRST_SCREEN_CHUNK (the sign-in
+ * page then loads the signed-in pages' code).
  */
 function firstLoadStandsAlone(): Plugin {
   return {
@@ -213,10 +252,20 @@ function firstLoadStandsAlone(): Plugin {
         ...chunks
           .filter(
             (c) =>
+              (c.name === FIRST_SCREEN_CHUNK && !c.isEntry) ||
+              (c.facadeModuleId && FIRST_SCREEN_ENTRIES.some((re) => re.test(c.facadeModuleId!))),
+          )
+          .map((c) => ({ chunk: c, banned: [SHARED_CHUNK, 'settings', 'billing'] })),
+        ...chunks
+          .filter(
+            (c) =>
               (c.name === PUBLIC_CHUNK && !c.isEntry) ||
               (c.facadeModuleId && PUBLIC_ENTRIES.test(c.facadeModuleId)),
           )
-          .map((c) => ({ chunk: c, banned: [SHARED_CHUNK, 'settings', 'billing'] })),
+          .map((c) => ({
+            chunk: c,
+            banned: [SHARED_CHUNK, FIRST_SCREEN_CHUNK, 'settings', 'billing'],
+          })),
       ];
       for (const { chunk, banned } of rules) {
         for (const group of chunks.filter((c) => banned.includes(c.name))) {
@@ -300,16 +349,18 @@ export default defineConfig({
               priority: 1.5,
               includeDependenciesRecursively: false,
             },
-            // What the billing pages and the subscription gate share stays off the first load:
-            // it comes with the gate, on the first signed-in page.
+            // What the billing pages share stays off the first load; what the subscription gate
+            // needs of it goes with the first signed-in screen's code.
             {
-              name: 'billing',
+              name: (id, ctx) => (split.chunkOf(id, ctx) === FIRST_SCREEN_CHUNK ? null : 'billing'),
               test: BILLING_MODULES,
               minShareCount: 2,
               priority: 1.6,
               includeDependenciesRecursively: false,
             },
-            { name: split.name, minShareCount: 2, priority: 1 },
+            { name: split.only(PUBLIC_CHUNK), minShareCount: 2, priority: 1.2 },
+            { name: split.only(FIRST_SCREEN_CHUNK), minShareCount: 2, priority: 1.1 },
+            { name: SHARED_CHUNK, minShareCount: 2, priority: 1 },
           ],
         },
       },
