@@ -12,7 +12,7 @@ import type { Database } from './db/client.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createCredentialChecker, type CredentialChecker } from './lib/credentials/index.ts';
 import { startJobs } from './lib/jobs.ts';
-import { OutboxWorker } from './lib/mail/outbox.ts';
+import { MailOutbox } from './lib/mail/outbox.ts';
 import { s3ClientFor } from './lib/s3/client.ts';
 import {
   createFileTransport,
@@ -58,7 +58,7 @@ export interface AppDeps {
   mailTransport?: MailTransport;
   /** Where log lines go (stdout unless given); tests capture them here. */
   logStream?: { write(line: string): void };
-  /** Start the mail outbox worker (off in tests, which drain it by hand). */
+  /** Start the jobs, the mail outbox's among them (off in tests, which drain it by hand). */
   startWorkers?: boolean;
   /** A gateway of the test's own instead of the one configuration chooses. */
   paymentGateway?: PaymentGateway;
@@ -176,9 +176,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
     (config.smtpUrl
       ? createSmtpTransport(config.smtpUrl, config.mailFrom)
       : createFileTransport(path.join(config.dataDir, 'mail'), config.mailFrom, app.log));
-  const outbox = new OutboxWorker(deps.database, transport, clock, app.log, {
-    readyTimeoutMs: config.databaseConnectTimeoutMs,
-  });
+  const outbox = new MailOutbox(deps.database, transport, clock, app.log);
 
   const jwtKey = new TextEncoder().encode(jwtSecret);
   const ctx: AppContext = {
@@ -220,21 +218,25 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
     const storage = config.storage;
     app.addHook('onReady', async () => s3ClientFor(storage).load());
   }
-  if (deps.startWorkers) app.addHook('onReady', async () => outbox.start());
-  app.addHook('onClose', async () => outbox.stop());
-  // The periodic jobs the modules declare, run by one runner (lib/jobs.ts) in every instance
-  // that starts workers: each claims its rows with SKIP LOCKED (renewals: only with billing on).
+  // The jobs, run by one runner (lib/jobs.ts) in every instance that starts workers: each claims
+  // its rows with SKIP LOCKED (renewals: only with billing on). The mail outbox is ready once it
+  // listens for queued mail (or after the connect timeout: it keeps trying and catches up).
+  let running: { stop(): Promise<void> } | null = null;
   if (deps.startWorkers) {
     const jobs = [
+      outbox.job,
       ...(config.features.billing ? [renewalJob(ctx)] : []),
       dataExportJob(ctx, app.log),
       pruneJob(ctx, app.log),
     ];
-    let running: { stop(): Promise<void> } | null = null;
     app.addHook('onReady', async () => {
       running = startJobs(jobs, app.log);
+      await outbox.listening(config.databaseConnectTimeoutMs);
     });
-    app.addHook('onClose', async () => running?.stop());
   }
+  app.addHook('onClose', async () => {
+    await running?.stop();
+    outbox.close();
+  });
   return app as unknown as App;
 }

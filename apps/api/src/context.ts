@@ -11,7 +11,7 @@ import type { Database, Db } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
 import type { CredentialChecker } from './lib/credentials/checker.ts';
 import type { MailContext } from './lib/mail/templates.ts';
-import type { OutboxWorker } from './lib/mail/outbox.ts';
+import type { MailOutbox } from './lib/mail/outbox.ts';
 import type { PaymentGateway } from './lib/payments/gateway.ts';
 import type { SessionCache } from './modules/auth/index.ts';
 import type { LastActive } from './modules/users/index.ts';
@@ -25,7 +25,7 @@ export interface AppContext {
   /** HS256 key for every token the server signs. */
   jwtKey: Uint8Array;
   mail: MailContext;
-  outbox: OutboxWorker;
+  outbox: MailOutbox;
   /** The payment gateway configuration chose (PAYMENT_GATEWAY). */
   payments: PaymentGateway;
   /** The marketplace-seller credential checker configuration chose (CREDENTIAL_CHECK_URL). */

@@ -2,6 +2,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { invoices, mailOutbox, subscriptions } from '../src/db/schema/index.ts';
+import { startJob, type RunningJob } from '../src/lib/jobs.ts';
 import { enqueueMail } from '../src/lib/mail/outbox.ts';
 import { startRenewalJob } from '../src/modules/billing/renewal.ts';
 import { createOrganization, createUser } from '../src/seed/factories.ts';
@@ -19,18 +20,26 @@ import { addCard, recordCharges, replaceSubscription } from './support/charge-re
 describe('jobs of two instances on one database', () => {
   let a: TestApp;
   let b: TestApp;
+  const outboxJobs: RunningJob[] = [];
+
+  /** The instance's mail outbox job, started in a runner as a serving instance starts it. */
+  async function startOutbox(t: TestApp) {
+    outboxJobs.push(startJob(t.ctx.outbox.job, t.app.log));
+    await t.ctx.outbox.listening(2_000);
+  }
 
   beforeAll(async () => {
     a = await createTestApp();
     b = await createTestApp({}, { database: a.ctx.database });
   });
   afterAll(async () => {
+    await Promise.all(outboxJobs.map((job) => job.stop()));
     await b?.close();
     await a?.close();
   });
 
   it('sends each of 40 queued e-mails once, between the two workers its NOTIFY woke', async () => {
-    await Promise.all([a.ctx.outbox.start(), b.ctx.outbox.start()]);
+    await Promise.all([startOutbox(a), startOutbox(b)]);
     const addresses = Array.from({ length: 40 }, (_, i) => `once.${i}.${Date.now()}@example.com`);
     // Queued as a module queues (one transaction), and no worker kicked: only the NOTIFY wakes them.
     await a.ctx.db.transaction(async (tx) => {

@@ -31,7 +31,10 @@ describe('the periodic runner', () => {
 
   it('runs again after its pause, logs a failure and tries again', async () => {
     const errors: unknown[] = [];
-    const log = { error: (fields: unknown, message: string) => errors.push([fields, message]) };
+    const log = {
+      error: (fields: unknown, message: string) => errors.push([fields, message]),
+      info: () => undefined,
+    };
     let runs = 0;
     const job = startJob(
       {
@@ -78,5 +81,40 @@ describe('the periodic runner', () => {
     await job.stop();
     expect(aborted).toBe(true);
     expect(wake).toBeNull();
+  });
+
+  it('runs next when the plan of a run says: later, or only when kicked; after a failure, its retry delay', async () => {
+    const starts: number[] = [];
+    const plans: (number | null | Error)[] = [30, null, new Error('database down'), null];
+    const infos: unknown[] = [];
+    const log = {
+      error: () => undefined,
+      info: (_: unknown, message: string) => infos.push(message),
+    };
+    const job = startJob(
+      {
+        name: 'planned',
+        everyMs: 60_000,
+        retryAfterFailureMs: 20,
+        run: async () => {
+          starts.push(performance.now());
+          const plan = plans.shift();
+          if (plan instanceof Error) throw plan;
+          return { nextInMs: plan ?? null };
+        },
+      },
+      log as never,
+    );
+    // The first run asks for the next in 30 ms; the second for none: it waits for a kick.
+    await vi.waitFor(() => expect(starts).toHaveLength(2), { timeout: 2_000, interval: 5 });
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(25);
+    await sleep(100);
+    expect(starts).toHaveLength(2);
+    // Kicked: the third run fails, and the fourth comes after the retry delay, not everyMs.
+    job.kick();
+    await vi.waitFor(() => expect(starts).toHaveLength(4), { timeout: 2_000, interval: 5 });
+    expect(starts[3]! - starts[2]!).toBeGreaterThanOrEqual(15);
+    expect(infos).toEqual(['planned running again']);
+    await job.stop();
   });
 });

@@ -3,23 +3,25 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createTestApp, type TestApp } from '../../../test/support/app.ts';
 import { mailOutbox } from '../../db/schema/index.ts';
 import { minutes } from '../clock.ts';
-import { enqueueMail, OutboxWorker } from './outbox.ts';
+import { startJob, type RunningJob } from '../jobs.ts';
+import { enqueueMail, MailOutbox } from './outbox.ts';
 import { createSmtpTransport, type MailTransport } from './transport.ts';
 
 /**
- * A started outbox worker does not poll: a queued message wakes it through its NOTIFY, and it
+ * The outbox's job, started in the runner, does not poll: a queued message wakes it through its NOTIFY, and it
  * sleeps only until the earliest retry due later (at most a minute), or until woken when none is.
  * Runs on both engines.
  */
-describe('the mail outbox worker', () => {
+describe('the mail outbox job', () => {
   let t: TestApp;
-  let worker: OutboxWorker | null = null;
+  let worker: { outbox: MailOutbox; job: RunningJob } | null = null;
 
   beforeAll(async () => {
     t = await createTestApp();
   });
   afterEach(async () => {
-    await worker?.stop();
+    await worker?.job.stop();
+    worker?.outbox.close();
     worker = null;
     // Nothing one test queued is left pending for the next.
     await t.ctx.db
@@ -31,13 +33,14 @@ describe('the mail outbox worker', () => {
 
   const smtp = () => createSmtpTransport(`smtp://127.0.0.1:${t.mailbox.port}`, 'test@example.com');
 
-  /** A worker of its own on the test's database, started (the app's own is not). */
+  /** An outbox of its own on the test's database, its job started (the app's own is not). */
   async function started(transport: MailTransport = smtp()) {
-    worker = new OutboxWorker(t.ctx.database, transport, t.clock, t.app.log);
-    await worker.start();
+    const outbox = new MailOutbox(t.ctx.database, transport, t.clock, t.app.log);
+    worker = { outbox, job: startJob(outbox.job, t.app.log) };
+    await outbox.listening(2_000);
     // The run of the start is over: whatever comes next comes from what the test does.
-    await worker.drain();
-    return worker;
+    await outbox.drain();
+    return outbox;
   }
 
   const mail = (to: string) => ({ to, subject: 'Hello', text: 'Hello', html: '<p>Hello</p>' });

@@ -4,6 +4,7 @@ import type { Database, Db, Tx } from '../../db/client.ts';
 import type { ChannelListener } from '../../db/listen.ts';
 import { mailOutbox } from '../../db/schema/index.ts';
 import type { Clock } from '../clock.ts';
+import type { Job, JobPlan } from '../jobs.ts';
 import type { MailTransport, OutgoingMail } from './transport.ts';
 
 const MAX_ATTEMPTS = 8;
@@ -27,14 +28,12 @@ export const OUTBOX_CHANNEL = 'portolan_outbox';
 
 export interface OutboxOptions {
   /**
-   * The longest the worker sleeps while a retry is pending: a safety net (a row another instance
+   * The longest the job sleeps while a retry is pending: a safety net (a row another instance
    * claimed and never finished is due again a minute later), not the way new mail is found.
    */
   maxSleepMs?: number;
   /** After a failed run (the database is down) the next one comes this much later. */
   retryAfterFailureMs?: number;
-  /** start() waits this long at most for the first LISTEN (it keeps trying on its own). */
-  readyTimeoutMs?: number;
 }
 
 /** Never sleep less than this: a row due now but held by another worker's claim is not spun on. */
@@ -44,31 +43,27 @@ const LOG_FAILURE_EVERY = 12;
 
 /**
  * Delivers queued mail. Rows are claimed with FOR UPDATE SKIP LOCKED so several instances can
- * run workers on one PostgreSQL; a failure is retried with exponential backoff.
+ * deliver from one PostgreSQL; a failure is retried with exponential backoff.
  *
- * A started worker does not poll: it wakes on the NOTIFY every queued message sends (each instance
- * listens; they share the work through SKIP LOCKED), when its own instance queues one (`kick`),
- * when its LISTEN begins again after a lost connection (whatever was sent meanwhile was missed),
- * and otherwise sleeps until the earliest retry that is due later, or for ever when none is.
+ * Its `job` runs in the periodic runner (lib/jobs.ts) of every instance that starts workers, and
+ * does not poll: it wakes on the NOTIFY every queued message sends (each instance listens; they
+ * share the work through SKIP LOCKED), when its own instance queues one (`kick`), when its LISTEN
+ * begins again after a lost connection (whatever was sent meanwhile was missed), and otherwise
+ * sleeps until the earliest retry that is due later, or for ever when none is. Without a runner
+ * (tests, scripts) `kick` delivers at once and `drain` sends what is due.
  */
-export class OutboxWorker {
-  private timer: NodeJS.Timeout | null = null;
-  private timerDueAt: Date | null = null;
+export class MailOutbox {
+  readonly job: Job;
+  private runnerKick: (() => void) | null = null;
   private listener: ChannelListener | null = null;
-  private running: Promise<void> | null = null;
-  /** A wake-up came during a run: run again before sleeping (the run may have missed its rows). */
-  private again = false;
-  private started = false;
-  private stopped = false;
-  /** Runs failed in a row (the database is unreachable); 0 when the last one worked. */
-  private failedRuns = 0;
+  /** The run in flight: the runner's, or a kick's without a runner. */
+  private inFlight: Promise<unknown> = Promise.resolve();
+  private nextWake: Date | null = null;
 
-  private readonly database: Database;
   private readonly db: Db;
   private readonly transport: MailTransport;
   private readonly clock: Clock;
   private readonly log: FastifyBaseLogger;
-  private readonly options: Required<OutboxOptions>;
 
   constructor(
     database: Database,
@@ -77,113 +72,88 @@ export class OutboxWorker {
     log: FastifyBaseLogger,
     options: OutboxOptions = {},
   ) {
-    this.database = database;
     this.db = database.db;
     this.transport = transport;
     this.clock = clock;
     this.log = log;
-    this.options = {
-      maxSleepMs: 60_000,
-      retryAfterFailureMs: 5_000,
-      readyTimeoutMs: 2_000,
-      ...options,
+    const maxSleepMs = options.maxSleepMs ?? 60_000;
+    this.job = {
+      name: 'mail outbox',
+      everyMs: maxSleepMs,
+      retryAfterFailureMs: options.retryAfterFailureMs ?? 5_000,
+      logEvery: LOG_FAILURE_EVERY,
+      wake: (kick) => {
+        this.runnerKick = kick;
+        this.listener = database.listen(OUTBOX_CHANNEL, {
+          notify: kick,
+          // Listening (again): anything queued while no LISTEN was in place is caught up now.
+          listening: kick,
+        });
+        return async () => {
+          this.runnerKick = null;
+          await this.listener?.close();
+          this.listener = null;
+        };
+      },
+      run: () => this.track(this.sendAndPlan(maxSleepMs)),
     };
   }
 
-  /** Listens for queued mail and delivers what is due; resolves once listening (or soon after). */
-  async start(): Promise<void> {
-    if (this.started || this.stopped) return;
-    this.started = true;
-    const listener = this.database.listen(OUTBOX_CHANNEL, {
-      notify: () => this.kick(),
-      // Listening (again): anything queued while no LISTEN was in place is caught up now.
-      listening: () => this.kick(),
-    });
-    this.listener = listener;
-    this.kick();
+  /**
+   * Resolves once the runner's LISTEN is in place, or after `timeoutMs` (it keeps trying on its
+   * own; the first run catches up whatever was queued meanwhile).
+   */
+  async listening(timeoutMs: number): Promise<void> {
+    if (!this.listener) return;
     await Promise.race([
-      listener.ready,
-      new Promise((resolve) => setTimeout(resolve, this.options.readyTimeoutMs).unref()),
+      this.listener.ready,
+      new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
     ]);
   }
 
   /** Deliver soon (after a message was queued), without waiting for a NOTIFY. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.runUntilQuiet().finally(() => {
-      this.running = null;
-    });
+    if (this.runnerKick) return this.runnerKick();
+    // No runner: deliver now, after the run in flight. A failure waits for the next kick.
+    void this.track(this.inFlight.then(() => this.sendDue())).catch((err) =>
+      this.log.error({ err }, 'mail outbox run failed'),
+    );
   }
 
-  /** When the sleeping worker wakes by itself next, or null when only a NOTIFY or kick will. */
+  /** When the runner runs the job next by itself, or null when only a NOTIFY or kick will. */
   get wakesAt(): Date | null {
-    return this.timerDueAt;
-  }
-
-  /**
-   * Runs until no wake-up came meanwhile, then (started) sets the timer. Never rejects: a run
-   * that fails (the database is down) is tried again after retryAfterFailureMs.
-   */
-  private async runUntilQuiet(): Promise<void> {
-    for (;;) {
-      this.again = false;
-      try {
-        await this.sendDue();
-        if (this.failedRuns > 0) {
-          this.log.info({ failedRuns: this.failedRuns }, 'mail outbox running again');
-          this.failedRuns = 0;
-        }
-        if (this.again) continue;
-        if (this.started && !this.stopped) await this.sleepUntilNextRetry();
-        // A NOTIFY that came while the timer was worked out may be of a row the run missed.
-        if (!this.again || this.stopped) return;
-      } catch (err) {
-        if (this.failedRuns++ % LOG_FAILURE_EVERY === 0) {
-          this.log.error({ err, failedRuns: this.failedRuns }, 'mail outbox run failed');
-        }
-        if (this.started && !this.stopped) this.wakeIn(this.options.retryAfterFailureMs);
-        return;
-      }
-    }
-  }
-
-  /** Sets the timer for the earliest pending message due later (capped), or clears it. */
-  private async sleepUntilNextRetry(): Promise<void> {
-    const [row] = await this.db
-      .select({ at: sql`min(${mailOutbox.next_attempt_at})`.mapWith(mailOutbox.next_attempt_at) })
-      .from(mailOutbox)
-      .where(eq(mailOutbox.status, 'pending'));
-    if (row?.at == null) {
-      this.wakeIn(null);
-      return;
-    }
-    const delay = row.at.getTime() - this.clock.now().getTime();
-    this.wakeIn(Math.min(this.options.maxSleepMs, Math.max(MIN_SLEEP_MS, delay)));
-  }
-
-  private wakeIn(ms: number | null): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.timerDueAt = null;
-    if (ms === null || this.stopped) return;
-    this.timerDueAt = new Date(this.clock.now().getTime() + ms);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.timerDueAt = null;
-      this.kick();
-    }, ms);
-    // The HTTP server keeps the process alive; a sleeping worker alone should not.
-    this.timer.unref();
+    return this.nextWake;
   }
 
   /** Wait for a run in flight, then send everything due now; returns how many were sent. */
   async drain(): Promise<number> {
-    await this.running;
+    await this.inFlight.catch(() => undefined);
     return this.sendDue();
+  }
+
+  /** After the runner stopped: the transport's connections go. */
+  close(): void {
+    this.transport.close();
+  }
+
+  private track<T>(run: Promise<T>): Promise<T> {
+    this.inFlight = run;
+    return run;
+  }
+
+  /** One run of the job: what is due goes; then the next run waits for the earliest retry. */
+  private async sendAndPlan(maxSleepMs: number): Promise<JobPlan> {
+    this.nextWake = null;
+    await this.sendDue();
+    const [row] = await this.db
+      .select({ at: sql`min(${mailOutbox.next_attempt_at})`.mapWith(mailOutbox.next_attempt_at) })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.status, 'pending'));
+    if (row?.at == null) return { nextInMs: null };
+    const delay = row.at.getTime() - this.clock.now().getTime();
+    const nextInMs = Math.min(maxSleepMs, Math.max(MIN_SLEEP_MS, delay));
+    this.nextWake = new Date(this.clock.now().getTime() + nextInMs);
+    return { nextInMs };
   }
 
   private async sendDue(): Promise<number> {
@@ -247,13 +217,5 @@ export class OutboxWorker {
         )
         .returning();
     });
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wakeIn(null);
-    await this.listener?.close();
-    await this.running;
-    this.transport.close();
   }
 }

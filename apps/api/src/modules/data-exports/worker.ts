@@ -27,7 +27,9 @@ export function dataExportJob(ctx: JobContext, log?: FastifyBaseLogger): Job {
     logEvery: 60,
     wake: (kick) => {
       wakers.set(ctx, kick);
-      return () => wakers.delete(ctx);
+      return () => {
+        wakers.delete(ctx);
+      };
     },
     run: (signal) => runDataExports(ctx, { ...deps, signal }),
   };
