@@ -15,6 +15,8 @@ export * from './activities.ts';
 export * from './invitations.ts';
 export * from './notifications.ts';
 export * from './notification-schemas.ts';
+export * from './account-sessions.ts';
+export * from './account-session-schemas.ts';
 export * from './permissions.ts';
 export * from './members.ts';
 export * from './member-rules.ts';

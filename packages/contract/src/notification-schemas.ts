@@ -5,7 +5,7 @@ import {
   NOTIFICATION_STATUSES,
   NOTIFICATION_TYPES,
 } from './notifications.ts';
-import { paginated } from './pagination.ts';
+import { pageQuerySchema, paginated } from './pagination.ts';
 
 /** The notification calls' schemas (zod: the API's; the web app imports only their types). */
 
@@ -16,10 +16,10 @@ export type NotificationCount = z.infer<typeof notificationCountSchema>;
 // ---- requests and answers ---------------------------------------------------------------------
 
 /** GET /v1/user/notification/?page&limit: newest first, 10 a page unless asked, at most 100. */
-export const notificationListQuerySchema = z.strictObject({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(NOTIFICATION_MAX_LIMIT).default(NOTIFICATION_PAGE_SIZE),
-});
+export const notificationListQuerySchema = pageQuerySchema(
+  NOTIFICATION_PAGE_SIZE,
+  NOTIFICATION_MAX_LIMIT,
+);
 export type NotificationListQuery = z.infer<typeof notificationListQuerySchema>;
 
 const namedRef = z.object({ id: z.uuid(), name: z.string() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_LIMIT, MODULE_CODES } from './constants.ts';
-import { paginated } from './pagination.ts';
+import { pageQuerySchema, paginated } from './pagination.ts';
 import { SHARE_LINK_PAGE_SIZE, SHARE_LINK_STATUSES } from './share-links.ts';
 
 /**
@@ -43,10 +43,7 @@ export const shareLinkCreateSchema = z.strictObject({
 });
 export type ShareLinkCreate = z.infer<typeof shareLinkCreateSchema>;
 
-export const shareLinkListQuerySchema = z.strictObject({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(SHARE_LINK_PAGE_SIZE),
-});
+export const shareLinkListQuerySchema = pageQuerySchema(SHARE_LINK_PAGE_SIZE, MAX_PAGE_LIMIT);
 export type ShareLinkListQuery = z.infer<typeof shareLinkListQuerySchema>;
 
 /** Who made a link, as the workspace's list shows it (null once the account is gone). */

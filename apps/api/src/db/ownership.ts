@@ -17,6 +17,7 @@ export type TableName = {
 export const TABLE_OWNERS = {
   users: 'modules/users',
   userActivity: 'modules/users',
+  sessionActivity: 'modules/users',
   sessions: 'modules/auth',
   oneTimeCodes: 'modules/auth',
   oauthAccounts: 'modules/auth',
@@ -65,6 +66,7 @@ export const TABLE_OWNERS = {
  */
 export const NOT_EXPORTED: Partial<Record<TableName, string>> = {
   userActivity: 'one marker per user for the members lists; exported as last_active_at',
+  sessionActivity: "when each session last made a request, for the account's own sessions list",
   oneTimeCodes: 'activation and reset codes: credentials, short-lived, pruned',
   oidcLogins: 'a Google sign-in in flight (state and nonce), minutes long, pruned',
   loginFailures: 'failed sign-in attempts by e-mail, kept days for throttling, pruned',

@@ -74,6 +74,18 @@ export const sessions = pgTable(
 );
 
 /**
+ * When each session last made a signed-in request (modules/users/last-active.ts): the "last
+ * active" of the account's sessions list. A table of its own, with no trigger, so keeping it fresh
+ * drops nothing the session cache holds (the sessions table's changes do).
+ */
+export const sessionActivity = pgTable('session_activity', {
+  session_id: uuid('session_id')
+    .primaryKey()
+    .references(() => sessions.id, { onDelete: 'cascade' }),
+  last_active_at: ts('last_active_at').notNull(),
+});
+
+/**
  * One-time codes (activation, password reset). Only an HMAC of the code is stored; each row
  * allows a few attempts, expires, and is consumed once.
  */

@@ -42,7 +42,7 @@ export function registerAuthentication(app: FastifyInstance, sessionOf: SessionO
     if (live === 'ended') throw notAuthenticated('Your session has ended. Sign in again.');
     request.auth = live;
     // "Last active": no wait and no statement on most requests (users/last-active.ts).
-    ctx.lastActive.seen(live.userId);
+    ctx.lastActive.seen(live);
   });
 }
 

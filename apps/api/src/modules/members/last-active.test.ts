@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.ts';
 import { observeStatements } from '../../../test/support/statements.ts';
@@ -33,6 +34,7 @@ describe('last active', () => {
     expect(one.json().last_active_at).toBe(row!.last_active_at);
     return row!.last_active_at;
   };
+  const sessionOf = (who: Person) => String(decodeJwt(who.token).sid);
   const request = async (who: Person) => {
     const res = await s.send('GET', '/v1/rest-auth/user/', who);
     expect(res.statusCode).toBe(200);
@@ -58,7 +60,7 @@ describe('last active', () => {
 
     // Another process (its own memory) writes, but the row keeps its time within the 5 minutes.
     const other = new LastActive(t.ctx.db, t.clock, t.app.log);
-    other.seen(member.id);
+    other.seen({ userId: member.id, sessionId: sessionOf(member) });
     await other.settled();
     const [row] = await t.ctx.db
       .select()

@@ -1,21 +1,28 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { userActivity } from '../../db/schema/index.ts';
+import { sessionActivity, userActivity } from '../../db/schema/index.ts';
 import { minutes, type Clock } from '../../lib/clock.ts';
 
-/** "Last active" is kept to this resolution: at most one write per user this often. */
+/** "Last active" is kept to this resolution: at most one write per session this often. */
 export const LAST_ACTIVE_EVERY_MS = minutes(5);
 
-/** Users remembered by one process at most; past it, the oldest half is forgotten. */
+/** Sessions remembered by one process at most; past it, the oldest half is forgotten. */
 const MAX_REMEMBERED = 50_000;
+
+/** Who made a signed-in request: the user, through which session. */
+export interface SeenCaller {
+  userId: string;
+  sessionId: string;
+}
 
 /**
  * Records when each user makes a signed-in request (`user_activity`, the members lists' "Last
- * active") without costing the request anything: `seen` returns at once; the write runs after,
- * and its failure is only logged. Each process remembers when it last wrote for a user and writes
- * again only 5 minutes later, so most requests make no statement; the write itself changes the
- * row only when the stored time is 5 minutes old, so several processes write little more.
+ * active") and through which session (`session_activity`, the account's sessions list) without
+ * costing the request anything: `seen` returns at once; the write (one statement for both rows)
+ * runs after, and its failure is only logged. Each process remembers when it last wrote for a
+ * session and writes again only 5 minutes later, so most requests make no statement; the write
+ * changes a row only when its stored time is 5 minutes old, so several processes write little more.
  */
 export class LastActive {
   private readonly written = new Map<string, number>();
@@ -30,16 +37,18 @@ export class LastActive {
     this.log = log;
   }
 
-  /** The user made an authenticated request now. */
-  seen(userId: string): void {
+  /** The caller made an authenticated request now. */
+  seen(caller: SeenCaller): void {
     const now = this.clock.now();
-    const last = this.written.get(userId);
+    const last = this.written.get(caller.sessionId);
     if (last !== undefined && now.getTime() - last < LAST_ACTIVE_EVERY_MS) return;
     if (this.written.size >= MAX_REMEMBERED) this.forgetOldest();
-    this.written.delete(userId); // re-inserted last: the map stays in write order
-    this.written.set(userId, now.getTime());
-    const write = this.write(userId, now)
-      .catch((err: unknown) => this.log.warn({ err, userId }, 'could not record last activity'))
+    this.written.delete(caller.sessionId); // re-inserted last: the map stays in write order
+    this.written.set(caller.sessionId, now.getTime());
+    const write = this.write(caller, now)
+      .catch((err: unknown) =>
+        this.log.warn({ err, userId: caller.userId }, 'could not record last activity'),
+      )
       .finally(() => this.pending.delete(write));
     this.pending.add(write);
   }
@@ -49,15 +58,27 @@ export class LastActive {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
-  private async write(userId: string, now: Date): Promise<void> {
+  private async write(caller: SeenCaller, now: Date): Promise<void> {
     const stale = new Date(now.getTime() - LAST_ACTIVE_EVERY_MS);
+    const user = this.db.$with('user_seen').as(
+      this.db
+        .insert(userActivity)
+        .values({ user_id: caller.userId, last_active_at: now })
+        .onConflictDoUpdate({
+          target: userActivity.user_id,
+          set: { last_active_at: now },
+          setWhere: sql`${userActivity.last_active_at} < ${stale}`,
+        })
+        .returning({ user_id: userActivity.user_id }),
+    );
     await this.db
-      .insert(userActivity)
-      .values({ user_id: userId, last_active_at: now })
+      .with(user)
+      .insert(sessionActivity)
+      .values({ session_id: caller.sessionId, last_active_at: now })
       .onConflictDoUpdate({
-        target: userActivity.user_id,
+        target: sessionActivity.session_id,
         set: { last_active_at: now },
-        setWhere: sql`${userActivity.last_active_at} < ${stale}`,
+        setWhere: sql`${sessionActivity.last_active_at} < ${stale}`,
       });
   }
 
