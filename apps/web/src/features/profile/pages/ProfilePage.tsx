@@ -6,6 +6,7 @@ import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { AvatarCard } from '../components/AvatarCard';
 import { DataExportCard } from '../components/DataExportCard';
 import { PasswordChangeForm } from '../components/PasswordChangeForm';
+import { SessionsCard } from '../components/SessionsCard';
 import { ProfileDetailsForm } from '../components/ProfileDetailsForm';
 
 function Section({
@@ -32,7 +33,7 @@ function Section({
   );
 }
 
-/** /ps/profile (My Settings): profile details, photo and password. */
+/** /ps/profile (My Settings): profile details, photo, password, sessions and your data. */
 export function ProfilePage() {
   const user = useQuery(currentUserQueryOptions());
 
@@ -40,7 +41,7 @@ export function ProfilePage() {
     <Stack gap="xl" maw={960}>
       <Stack gap={4}>
         <Title order={1}>My Settings</Title>
-        <Text c="dimmed">Your personal details, photo and password.</Text>
+        <Text c="dimmed">Your personal details, photo, password and where you are signed in.</Text>
       </Stack>
 
       {user.isPending && (
@@ -68,6 +69,9 @@ export function ProfilePage() {
             <Section title="Photo" description="Shown in the header and next to your name.">
               <AvatarCard user={user.data} />
             </Section>
+          </Grid.Col>
+          <Grid.Col span={12}>
+            <SessionsCard />
           </Grid.Col>
           <Grid.Col span={12}>
             <DataExportCard />
