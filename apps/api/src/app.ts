@@ -36,7 +36,7 @@ import { clientsModule } from './modules/clients/index.ts';
 import { dataExportJob, dataExportsModule } from './modules/data-exports/index.ts';
 import { notificationsModule } from './modules/notifications/index.ts';
 import { membersModule } from './modules/members/index.ts';
-import { invitationsModule } from './modules/invitations/index.ts';
+import { invitationsModule, revokePendingInvitations } from './modules/invitations/index.ts';
 import { organizationsModule } from './modules/organizations/index.ts';
 import { permissionsModule } from './modules/permissions/index.ts';
 import { isPlatformAdmin, releaseNotesModule } from './modules/release-notes/index.ts';
@@ -191,6 +191,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
     credentials: deps.credentialChecker ?? createCredentialChecker(config, { clock, log: app.log }),
     sessions: new SessionCache(deps.database, deps.database.db, clock),
     lastActive: new LastActive(deps.database.db, clock, app.log),
+    revokePendingInvitations,
   };
   app.decorate('ctx', ctx);
 

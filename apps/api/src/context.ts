@@ -14,6 +14,7 @@ import type { MailContext } from './lib/mail/templates.ts';
 import type { MailOutbox } from './lib/mail/outbox.ts';
 import type { PaymentGateway } from './lib/payments/gateway.ts';
 import type { SessionCache } from './modules/auth/index.ts';
+import type { revokePendingInvitations } from './modules/invitations/index.ts';
 import type { LastActive } from './modules/users/index.ts';
 
 /** What every module's service needs from the running app; built once in buildApp. */
@@ -34,6 +35,12 @@ export interface AppContext {
   sessions: SessionCache;
   /** When each user was last active: written after the request, at most once per 5 minutes. */
   lastActive: LastActive;
+  /**
+   * The invitations module's revocation of a person's pending invitations, which the members
+   * module runs when it removes them. Handed over here, not imported: invitations writes
+   * memberships through the members module's face, and modules import each other without cycles.
+   */
+  revokePendingInvitations: typeof revokePendingInvitations;
 }
 
 declare module 'fastify' {

@@ -5,8 +5,8 @@ import type * as schema from './schema/index.ts';
  * Which part of the API owns each table of the schema (issue 19): only the owner writes it
  * (insert, update, delete); another module asks the owner's face, passing its transaction.
  * Owners are paths under apps/api/src: a module (`modules/<name>`), or the lib or plugin that
- * keeps the table. `test/ownership.test.ts` checks the map covers the schema and that no write
- * outside the owner is added; KNOWN_FOREIGN_WRITES there lists the ones not yet moved.
+ * keeps the table. `test/ownership.test.ts` checks the map covers the schema and finds no write
+ * outside the owner.
  */
 
 /** The schema's tables by the name the code imports them under. */

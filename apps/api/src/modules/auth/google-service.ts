@@ -2,12 +2,18 @@ import { and, eq, lt } from 'drizzle-orm';
 import { ErrorCode } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { oauthAccounts, oidcLogins, users } from '../../db/schema/index.ts';
+import { oauthAccounts, oidcLogins } from '../../db/schema/index.ts';
 import { minutes } from '../../lib/clock.ts';
 import { AppError, conflict } from '../../lib/errors.ts';
 import { OidcError, type OidcClient, type OidcIdentity } from '../../lib/oidc.ts';
 import { startSession, type ClientMeta } from './service.ts';
-import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
+import {
+  createUser,
+  findUserByEmail,
+  findUserById,
+  verifyEmailDroppingPassword,
+  type UserRow,
+} from '../users/index.ts';
 
 export const GOOGLE_PROVIDER = 'google';
 /** How long a started Google sign-in may take before its state is refused. */
@@ -199,33 +205,25 @@ async function resolveInTx(ctx: AppContext, tx: Tx, identity: OidcIdentity): Pro
     if (existing.email_verified_at === null) {
       // Google proved who owns the address. A password set on the never-activated account was
       // not proven by that owner (it could be someone else's pre-registration), so it goes.
-      const [updated] = await tx
-        .update(users)
-        .set({ email_verified_at: now, password_hash: null })
-        .where(eq(users.id, existing.id))
-        .returning();
-      return updated!;
+      return verifyEmailDroppingPassword(tx, existing.id, now);
     }
     return existing;
   }
 
-  const [created] = await tx
-    .insert(users)
-    .values({
-      email,
-      password_hash: null,
-      first_name: identity.givenName.slice(0, 150),
-      last_name: identity.familyName.slice(0, 150),
-      email_verified_at: identity.emailVerified ? now : null,
-      can_create_client: ctx.config.appProfile === 'transit',
-    })
-    .returning();
+  const created = await createUser(tx, {
+    email,
+    password_hash: null,
+    first_name: identity.givenName.slice(0, 150),
+    last_name: identity.familyName.slice(0, 150),
+    email_verified_at: identity.emailVerified ? now : null,
+    can_create_client: ctx.config.appProfile === 'transit',
+  });
   await tx.insert(oauthAccounts).values({
-    user_id: created!.id,
+    user_id: created.id,
     provider: GOOGLE_PROVIDER,
     subject: identity.subject,
     email,
     created_at: now,
   });
-  return created!;
+  return created;
 }

@@ -3,7 +3,7 @@ import { and, eq, TransactionRollbackError } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import { CODE_TTL_MINUTES, ErrorCode } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
-import { oneTimeCodes, users } from '../../db/schema/index.ts';
+import { oneTimeCodes } from '../../db/schema/index.ts';
 import { hours, minutes } from '../../lib/clock.ts';
 import { fieldError } from '../../lib/errors.ts';
 import type { AuthState } from '../access/index.ts';
@@ -21,7 +21,7 @@ import { hashPassword, verifyPassword } from './passwords.ts';
 import { assertPasswordPolicy } from './service.ts';
 import { revokeUserSessions } from './sessions.ts';
 import { Audience, signToken, verifyToken, type VerifiedToken } from './tokens.ts';
-import { findUserByEmail, findUserById } from '../users/index.ts';
+import { findUserByEmail, findUserById, resetPassword, setPassword } from '../users/index.ts';
 
 /**
  * Password reset in three steps, each single use:
@@ -175,14 +175,7 @@ export async function confirmPasswordReset(ctx: AppContext, token: string, passw
     const row = await lockLiveCode(tx, { purpose: 'password_reset', id: rowId, userId: user.id });
     if (!isLive(row)) return false;
     const now = ctx.clock.now();
-    await tx
-      .update(users)
-      .set({
-        password_hash: passwordHash,
-        // Proving control of the mailbox activates an account that never was.
-        email_verified_at: user.email_verified_at ?? now,
-      })
-      .where(eq(users.id, user.id));
+    await resetPassword(tx, user, passwordHash, now);
     await consumeCode(tx, ctx.clock, rowId);
     await revokeUserSessions(tx, ctx.clock, user.id);
     return true;
@@ -211,7 +204,7 @@ export async function changePassword(ctx: AppContext, caller: AuthState, input: 
   assertPasswordPolicy(input.new_password1, user.email, 'new_password1');
   const passwordHash = await hashPassword(input.new_password1);
   await ctx.db.transaction(async (tx) => {
-    await tx.update(users).set({ password_hash: passwordHash }).where(eq(users.id, user.id));
+    await setPassword(tx, user.id, passwordHash);
     await revokeUserSessions(tx, ctx.clock, user.id, caller.sessionId);
   });
   return { detail: 'Your password has been changed. Other devices were signed out.' };

@@ -3,7 +3,7 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { ErrorCode, passwordProblem, type RegistrationRequest } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { oneTimeCodes, users } from '../../db/schema/index.ts';
+import { oneTimeCodes } from '../../db/schema/index.ts';
 import { AppError, conflict, fieldError, notAuthenticated } from '../../lib/errors.ts';
 import { days, hours } from '../../lib/clock.ts';
 import { enqueueMail } from '../../lib/mail/outbox.ts';
@@ -19,7 +19,15 @@ import {
   touchSession,
 } from './sessions.ts';
 import { Audience, signToken, verifyToken } from './tokens.ts';
-import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
+import {
+  createUser,
+  findUserByEmail,
+  findUserById,
+  lastLoginUpdate,
+  setRegistrationNoticeAt,
+  verifyEmail,
+  type UserRow,
+} from '../users/index.ts';
 import { releaseLoginAttempt, releaseQuery, reserveLoginAttempt } from './login-failures.ts';
 
 /** An activation token lets a not-yet-active account submit or re-send its code for a day. */
@@ -84,22 +92,19 @@ export async function register(
   try {
     codeRowId = await ctx.db.transaction(async (tx) => {
       if (!existing) {
-        const [user] = await tx
-          .insert(users)
-          .values({
-            email: input.email,
-            password_hash: passwordHash,
-            first_name: input.first_name,
-            last_name: input.last_name,
-            // Registration under the transit profile may create organizations.
-            can_create_client: ctx.config.appProfile === 'transit',
-          })
-          .returning();
-        const { id, code } = await issueCode(tx, ctx.jwtKey, ctx.clock, user!.id, 'activation');
+        const user = await createUser(tx, {
+          email: input.email,
+          password_hash: passwordHash,
+          first_name: input.first_name,
+          last_name: input.last_name,
+          // Registration under the transit profile may create organizations.
+          can_create_client: ctx.config.appProfile === 'transit',
+        });
+        const { id, code } = await issueCode(tx, ctx.jwtKey, ctx.clock, user.id, 'activation');
         await enqueueMail(
           tx,
           ctx.clock,
-          activationCodeMail(ctx.mail, user!.email, user!.first_name, code),
+          activationCodeMail(ctx.mail, user.email, user.first_name, code),
         );
         return id;
       }
@@ -148,7 +153,7 @@ async function noticeRegistrationAttempt(tx: Tx, ctx: AppContext, userId: string
   const last = user?.registration_notice_at?.getTime();
   if (!user || (last !== undefined && now.getTime() - last < REGISTRATION_NOTICE_INTERVAL_MS))
     return;
-  await tx.update(users).set({ registration_notice_at: now }).where(eq(users.id, user.id));
+  await setRegistrationNoticeAt(tx, user.id, now);
   await enqueueMail(tx, ctx.clock, registrationAttemptMail(ctx.mail, user.email, user.first_name));
 }
 
@@ -199,10 +204,7 @@ export async function activate(
     const user = row.user_id ? await findUserById(tx, row.user_id, { lock: true }) : undefined;
     if (!user) return 'missing' as const;
     const now = ctx.clock.now();
-    await tx
-      .update(users)
-      .set({ email_verified_at: user.email_verified_at ?? now })
-      .where(eq(users.id, user.id));
+    await verifyEmail(tx, user, now);
     await tx
       .update(oneTimeCodes)
       .set({ verified_at: now, consumed_at: now })
@@ -296,9 +298,7 @@ async function openSession(
 ) {
   const now = ctx.clock.now();
   return createSession(db, ctx.clock, user.id, meta, [
-    db
-      .$with('signed_in')
-      .as(db.update(users).set({ last_login_at: now }).where(eq(users.id, user.id))),
+    db.$with('signed_in').as(lastLoginUpdate(db, user.id, now)),
     db.$with('logged').as(
       activityInsert(db, {
         userId: user.id,

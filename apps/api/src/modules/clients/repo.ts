@@ -149,32 +149,6 @@ export async function listOrganizationClients(
   };
 }
 
-/**
- * Makes users OWNER members of a workspace in one statement: the given users, and with
- * `organizationAdmins` every OWNER and ADMIN of the organization, each only while an accepted
- * member of the organization. Existing memberships are left as they are.
- */
-export async function grantWorkspaceAccess(
-  tx: Tx,
-  client: { id: string; organization_id: string },
-  who: { organizationAdmins: boolean; userIds: readonly string[] },
-): Promise<void> {
-  const om = organizationMembers;
-  const chosen = [
-    who.organizationAdmins
-      ? inArray(om.role, [...rolesWith('organization.clients.manage')])
-      : undefined,
-    who.userIds.length > 0 ? inArray(om.user_id, [...who.userIds]) : undefined,
-  ].filter((c): c is SQL => c !== undefined);
-  if (chosen.length === 0) return;
-  await tx.execute(sql`
-    insert into ${clientMembers} (client_id, user_id, role, status)
-    select ${client.id}::uuid, ${om.user_id}, 'OWNER', 'MEMBER' from ${om}
-    where ${om.organization_id} = ${client.organization_id} and ${om.status} = 'MEMBER'
-      and (${sql.join(chosen, sql` or `)})
-    on conflict do nothing`);
-}
-
 /** The organization's accepted OWNERs and ADMINs: who approves a pending workspace. */
 export async function organizationApprovers(tx: Tx, organizationId: string): Promise<string[]> {
   const om = organizationMembers;

@@ -22,12 +22,12 @@ import { clientModules, clients } from '../../db/schema/index.ts';
 import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { type Actor, type AuthState, decideTenant, lockTenant } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
+import { grantWorkspaceAccess } from '../members/index.ts';
 import { createNotification } from '../notifications/index.ts';
 import { isOwnUploadUrl } from '../uploads/index.ts';
 import { assertWorkspaceLimit } from './limits.ts';
 import { checkManagerChange, withManagers } from './managers.ts';
 import {
-  grantWorkspaceAccess,
   isUniqueViolation,
   listModules,
   listOrganizationClients,

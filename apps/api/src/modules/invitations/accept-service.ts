@@ -6,21 +6,18 @@ import {
   type InvitationAcceptResponse,
   type InvitationKind,
 } from '@portolan/contract';
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { users } from '../../db/schema/index.ts';
 import { AppError, conflict, fieldError } from '../../lib/errors.ts';
 import { lockTenant } from '../access/index.ts';
 import { hashPassword, startSessionIn, type ClientMeta } from '../auth/index.ts';
+import { joinAsExternal, joinPendingMembership } from '../members/index.ts';
 import { settleInvitationNotifications } from '../notifications/index.ts';
-import { findUserById, type UserRow } from '../users/index.ts';
+import { completeInvitedAccount, findUserById, type UserRow } from '../users/index.ts';
 import {
   decideInvitation,
   findInvitationByHash,
   grantIfOrganizationAdmin,
-  joinAsExternal,
-  joinPendingMembership,
   lockInvitation,
   type InvitationRow,
   type Target,
@@ -122,7 +119,7 @@ export async function acceptInvitation(
     if (!current) throw invalid();
     if (passwordHash && current.password_hash !== null) throw passwordAlreadySet();
     if (!(await joinMemberships(tx, target, locked))) throw invalid();
-    const invitee = await updateInvitee(
+    const invitee = await completeInvitedAccount(
       tx,
       current,
       passwordHash ? { ...input, passwordHash } : {},
@@ -166,30 +163,4 @@ async function joinMemberships(tx: Tx, target: Target, invitation: InvitationRow
     });
   }
   return true;
-}
-
-/** The e-mail is verified (the token came through it); a first password and names when given. */
-async function updateInvitee(
-  tx: Tx,
-  user: UserRow,
-  chosen: {
-    passwordHash?: string;
-    first_name?: string | undefined;
-    last_name?: string | undefined;
-  },
-  now: Date,
-): Promise<UserRow> {
-  const [row] = await tx
-    .update(users)
-    .set({
-      email_verified_at: user.email_verified_at ?? now,
-      ...(chosen.passwordHash && {
-        password_hash: chosen.passwordHash,
-        ...(chosen.first_name && { first_name: chosen.first_name }),
-        ...(chosen.last_name && { last_name: chosen.last_name }),
-      }),
-    })
-    .where(eq(users.id, user.id))
-    .returning();
-  return row!;
 }

@@ -11,12 +11,8 @@ import { lockTenant, requireAuth } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
 import { findOwnNotification, settleInvitationNotifications } from '../notifications/index.ts';
 import { assertOpen } from './accept-service.ts';
-import {
-  decideInvitation,
-  lockInvitation,
-  tenantOfInvitation,
-  withdrawPendingMemberships,
-} from './repo.ts';
+import { withdrawPendingMemberships } from '../members/index.ts';
+import { decideInvitation, lockInvitation, tenantOfInvitation } from './repo.ts';
 
 const notOpen = () =>
   conflict(

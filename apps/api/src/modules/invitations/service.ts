@@ -21,19 +21,20 @@ import { lockTenant, type Actor } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
 import { assertMemberLimit } from '../billing/index.ts';
 import { hashPassword } from '../auth/index.ts';
+import {
+  findMembership,
+  joinAsExternal,
+  putMembership,
+  type Membership,
+} from '../members/index.ts';
 import { settleInvitationNotifications } from '../notifications/index.ts';
-import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
+import { findOrCreateUser, findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
 import { announceInvitation, offerOf } from './announce.ts';
 import {
   decideInvitation,
-  findMembership,
-  findOrCreateUser,
   grantIfOrganizationAdmin,
   insertInvitation,
-  joinAsExternal,
   lockPendingInvitation,
-  putMembership,
-  type Membership,
   type Target,
 } from './repo.ts';
 import { newInvitationToken } from './tokens.ts';
@@ -195,6 +196,8 @@ async function placeMember(
     last_name: input.last_name ?? '',
     password_hash: account.password_hash,
     email_verified_at: account.email_verified_at,
+    // Invited people join an organization; creating organizations is for those who register.
+    can_create_client: false,
   });
   const existing = await admit(tx, target, user.id, ctx.clock.now());
   const offer = { role: input.role, status: account.status, invitedBy: actor.userId };

@@ -97,7 +97,13 @@ export async function grantClientAccess(
     );
     const accepted = rows.filter((r) => r.status === 'PENDING').map((r) => r.client.id);
     if (accepted.length > 0) {
-      await revokeInvitations(tx, { organizationId, clientIds: accepted }, userId, ctx.clock.now());
+      await revokeInvitations(
+        ctx,
+        tx,
+        { organizationId, clientIds: accepted },
+        userId,
+        ctx.clock.now(),
+      );
     }
     const roleOf = new Map(input.clients.map((c) => [c.client_id, c.role]));
     await recordActivities(

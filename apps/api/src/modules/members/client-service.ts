@@ -161,7 +161,7 @@ export async function removeWorkspaceMember(
   const scope = { organizationId: client.organization_id, clientIds: [client.id] };
   await underWorkspaceLock(ctx, actor, userId, async (tx, me, them) => {
     assertAllowed(canRemoveWorkspaceMember(me, memberRef(them)));
-    await revokeInvitations(tx, scope, userId, ctx.clock.now());
+    await revokeInvitations(ctx, tx, scope, userId, ctx.clock.now());
     await removeFromWorkspaces(tx, scope, userId);
     await dropLoneExternalInvitee(tx, client.organization_id, userId);
     await recordActivity(tx, {

@@ -188,7 +188,7 @@ export async function removeOrganizationMember(
       await assertMemberLimit(ctx, tx, organizationId, 'external');
       await setOrgRole(tx, organizationId, userId, 'CLIENT');
     } else {
-      await revokeInvitations(tx, { organizationId }, userId, ctx.clock.now());
+      await revokeInvitations(ctx, tx, { organizationId }, userId, ctx.clock.now());
       await removeFromWorkspaces(tx, { organizationId }, userId);
       await deleteOrgMembership(tx, organizationId, userId);
     }

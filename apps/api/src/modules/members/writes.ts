@@ -1,8 +1,8 @@
-import type { OrgRole, Role } from '@portolan/contract';
+import { rolesWith, type OrgRole, type Role } from '@portolan/contract';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { clientMembers, clients, invitations, organizationMembers } from '../../db/schema/index.ts';
-import { revokePendingInvitations } from '../invitations/index.ts';
 import { announceTo, settleRevokedInvitationNotifications } from '../notifications/index.ts';
 import { dropMemberGrants } from '../permissions/index.ts';
 
@@ -35,6 +35,16 @@ export async function deleteOrgMembership(tx: Tx, organizationId: string, userId
     );
 }
 
+/** The creator of a new organization is its accepted OWNER. */
+export async function addOrganizationOwner(tx: Tx, organizationId: string, userId: string) {
+  await tx.insert(organizationMembers).values({
+    organization_id: organizationId,
+    user_id: userId,
+    role: 'OWNER',
+    status: 'MEMBER',
+  });
+}
+
 /**
  * An organization OWNER or ADMIN is an OWNER member of each of its active workspaces (REFERENCE
  * "Who may do what"), in one statement; memberships already there stay as they are (the
@@ -46,6 +56,33 @@ export async function grantActiveWorkspaces(tx: Tx, organizationId: string, user
     select ${clients.id}, ${userId}::uuid, 'OWNER', 'MEMBER' from ${clients}
     where ${clients.organization_id} = ${organizationId} and ${clients.active}
       and ${clients.deleted_at} is null
+    on conflict do nothing`);
+}
+
+/**
+ * Makes users OWNER members of a workspace in one statement (the clients module, creating or
+ * approving it): the given users, and with `organizationAdmins` every OWNER and ADMIN of the
+ * organization, each only while an accepted member of the organization. Existing memberships
+ * are left as they are.
+ */
+export async function grantWorkspaceAccess(
+  tx: Tx,
+  client: { id: string; organization_id: string },
+  who: { organizationAdmins: boolean; userIds: readonly string[] },
+): Promise<void> {
+  const om = organizationMembers;
+  const chosen = [
+    who.organizationAdmins
+      ? inArray(om.role, [...rolesWith('organization.clients.manage')])
+      : undefined,
+    who.userIds.length > 0 ? inArray(om.user_id, [...who.userIds]) : undefined,
+  ].filter((c): c is SQL => c !== undefined);
+  if (chosen.length === 0) return;
+  await tx.execute(sql`
+    insert into ${clientMembers} (client_id, user_id, role, status)
+    select ${client.id}::uuid, ${om.user_id}, 'OWNER', 'MEMBER' from ${om}
+    where ${om.organization_id} = ${client.organization_id} and ${om.status} = 'MEMBER'
+      and (${sql.join(chosen, sql` or `)})
     on conflict do nothing`);
 }
 
@@ -74,10 +111,18 @@ export async function removeFromWorkspaces(tx: Tx, scope: Scope, userId: string)
 /**
  * Revokes a person's PENDING invitations in the scope (to the organization and its workspaces,
  * or to some of its workspaces) and closes the bell's notifications offering them, which lose
- * their token: the invitations' and the notifications' modules do, in two statements.
+ * their token: the invitations' and the notifications' modules do, in two statements. The
+ * invitations module's part comes through the app's context: it writes memberships through this
+ * module's face, so importing it back would close a module cycle.
  */
-export async function revokeInvitations(tx: Tx, scope: Scope, userId: string, at: Date) {
-  const revoked = await revokePendingInvitations(tx, scope, userId, at);
+export async function revokeInvitations(
+  ctx: AppContext,
+  tx: Tx,
+  scope: Scope,
+  userId: string,
+  at: Date,
+) {
+  const revoked = await ctx.revokePendingInvitations(tx, scope, userId, at);
   await settleRevokedInvitationNotifications(tx, revoked, at);
   // Their open bells learn at commit that an invitation they could see is gone.
   await announceTo(tx, userId);

@@ -10,13 +10,14 @@ import {
   type Paginated,
 } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
-import { organizationMembers, organizations } from '../../db/schema/index.ts';
+import { organizations } from '../../db/schema/index.ts';
 import { AppError, fieldError, forbidden, notAuthenticated, notFound } from '../../lib/errors.ts';
 import { type Actor, type AuthState } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
 import { isOwnUploadUrl } from '../uploads/index.ts';
 import { findUserById } from '../users/index.ts';
 import { startTrial } from '../billing/index.ts';
+import { addOrganizationOwner } from '../members/index.ts';
 import { countAcceptedOrganizations, countMyOrganizations, pageMyOrganizations } from './repo.ts';
 import { pageOf } from '../../lib/pagination.ts';
 
@@ -87,12 +88,7 @@ export async function createOrganization(
       .insert(organizations)
       .values({ name: body.name, logo: body.logo ?? null, owner_id: caller.userId })
       .returning();
-    await tx.insert(organizationMembers).values({
-      organization_id: org!.id,
-      user_id: caller.userId,
-      role: 'OWNER',
-      status: 'MEMBER',
-    });
+    await addOrganizationOwner(tx, org!.id, caller.userId);
     await startTrial(ctx, tx, org!.id, caller.userId);
     await recordActivity(tx, {
       userId: caller.userId,

@@ -5,6 +5,17 @@ import { userRoutes } from './routes.ts';
 
 export { LastActive } from './last-active.ts';
 export { findUserByEmail, findUserById, type UserRow } from './repo.ts';
+export {
+  completeInvitedAccount,
+  createUser,
+  findOrCreateUser,
+  lastLoginUpdate,
+  resetPassword,
+  setPassword,
+  setRegistrationNoticeAt,
+  verifyEmail,
+  verifyEmailDroppingPassword,
+} from './writes.ts';
 
 /** GET/PATCH /v1/rest-auth/user/ and GET /v1/user/is-existed/. */
 export async function usersModule(app: App): Promise<void> {
