@@ -1,3 +1,4 @@
+// engine-parity: twenty or more requests at once (50 sign-outs of one session)
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, sessionListResponseSchema, type AccountSession } from '@portolan/contract';
