@@ -114,10 +114,11 @@ describe.skipIf(testEngine !== 'pglite')('npm start and signals', () => {
             (await fetch(`http://127.0.0.1:${port}/v1/health`).catch(() => null))?.ok ?? false,
           60_000,
         );
-        // The start log says where it listens and the URL links use (issue 18 item 8).
-        expect(output).toContain(
-          `listening on 127.0.0.1:${port}; links use http://localhost:${port}`,
-        );
+        // The start log says where it listens and the URL links use (issue 18 item 8). The line
+        // comes just after the server listens: through npm's pipe it can arrive after the health
+        // answer, so it is waited for.
+        const startLine = `listening on 127.0.0.1:${port}; links use http://localhost:${port}`;
+        await until('the start log line', () => output.includes(startLine), 5_000);
         const tree = await descendants(npm.pid!);
         expect(tree.length).toBeGreaterThanOrEqual(2); // start.ts and the server
         leftovers.push(...tree);
