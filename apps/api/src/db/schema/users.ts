@@ -69,6 +69,11 @@ export const sessions = pgTable(
     revoked_at: ts('revoked_at'),
     user_agent: text('user_agent'),
     ip: text('ip'),
+    /**
+     * The device of the sign-in (kind, browser and system, no versions: modules/auth/user-agent.ts);
+     * a sign-in from one the account has no session of e-mails the account's owner.
+     */
+    device_key: text('device_key'),
   },
   (t) => [index('sessions_user_id_idx').on(t.user_id)],
 );

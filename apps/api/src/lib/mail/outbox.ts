@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db, Tx } from '../../db/client.ts';
 import type { ChannelListener } from '../../db/listen.ts';
@@ -21,6 +21,20 @@ export async function enqueueMail(tx: Db | Tx, clock: Clock, mail: OutgoingMail)
     text_body: mail.text,
     html_body: mail.html,
   });
+}
+
+/**
+ * Queues `mail` when `when` holds, as a data-modifying CTE of a statement of the caller's: the
+ * message commits with that statement, in the same round trip (sign-in's new-device notice).
+ * `when` is read in the statement's snapshot: rows the statement itself writes are not seen.
+ */
+export function enqueueMailWhere(db: Db | Tx, clock: Clock, mail: OutgoingMail, when: SQL) {
+  const now = clock.now().toISOString();
+  return db.$with('queued_mail', { id: sql<string>`id` }).as(
+    sql`insert into ${mailOutbox} (created_at, next_attempt_at, to_address, subject, text_body, html_body)
+      select ${now}::timestamptz, ${now}::timestamptz, ${mail.to}, ${mail.subject}, ${mail.text}, ${mail.html}
+      where ${when} returning id`,
+  );
 }
 
 /** The NOTIFY channel every INSERT into mail_outbox announces itself on (migration 0010). */
@@ -127,7 +141,13 @@ export class MailOutbox {
 
   /** Wait for a run in flight, then send everything due now; returns how many were sent. */
   async drain(): Promise<number> {
-    await this.inFlight.catch(() => undefined);
+    // A wake-up during a run makes the runner run again right after it: wait for that one too.
+    for (;;) {
+      const current = this.inFlight;
+      await current.catch(() => undefined);
+      await new Promise((resolve) => setImmediate(resolve));
+      if (current === this.inFlight) break;
+    }
     return this.sendDue();
   }
 
@@ -143,13 +163,17 @@ export class MailOutbox {
 
   /** One run of the job: what is due goes; then the next run waits for the earliest retry. */
   private async sendAndPlan(maxSleepMs: number): Promise<JobPlan> {
-    this.nextWake = null;
     await this.sendDue();
     const [row] = await this.db
       .select({ at: sql`min(${mailOutbox.next_attempt_at})`.mapWith(mailOutbox.next_attempt_at) })
       .from(mailOutbox)
       .where(eq(mailOutbox.status, 'pending'));
-    if (row?.at == null) return { nextInMs: null };
+    // `wakesAt` keeps the last plan while a run is under way (a NOTIFY's run changes nothing
+    // about it until it has worked the next one out).
+    if (row?.at == null) {
+      this.nextWake = null;
+      return { nextInMs: null };
+    }
     const delay = row.at.getTime() - this.clock.now().getTime();
     const nextInMs = Math.min(maxSleepMs, Math.max(MIN_SLEEP_MS, delay));
     this.nextWake = new Date(this.clock.now().getTime() + nextInMs);

@@ -101,6 +101,42 @@ export function registrationAttemptMail(ctx: MailContext, to: string, firstName:
   });
 }
 
+/** Where and how an account was signed in to, as the new-device mail tells it. */
+export interface SignInPlace {
+  /** "Chrome 156 on macOS Catalina". */
+  device: string;
+  ip: string | null;
+  /** When, as written in the mail (UTC). */
+  at: Date;
+}
+
+/**
+ * To the owner of an account signed in to from a device it has no session of: if it was not
+ * them, what to do at once.
+ */
+export function newDeviceSignInMail(
+  ctx: MailContext,
+  to: string,
+  firstName: string,
+  place: SignInPlace,
+) {
+  const base = ctx.publicUrl.replace(/\/+$/, '');
+  const when = `${place.at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return layout(ctx, to, `New sign-in to your ${ctx.brand} account`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [
+      `Your ${ctx.brand} account was just signed in to from a device it had not been used on:`,
+      `${place.device}, from ${place.ip ?? 'an unknown address'}, at ${when}.`,
+      'If it was you, there is nothing to do.',
+      'If it was not you, choose a new password now, then sign out the sessions you do not recognise in My Settings.',
+    ],
+    links: [
+      { label: 'Choose a new password', url: `${base}/forgot-password` },
+      { label: 'My Settings: where you are signed in', url: `${base}/ps/profile` },
+    ],
+  });
+}
+
 /** What an invitation or an addition is to, as the mails name it. */
 export interface MembershipOffer {
   kind: 'organization' | 'client';

@@ -1,7 +1,5 @@
-import Bowser from 'bowser';
 import {
   type AccountSession,
-  type SessionDevice,
   type SessionListQuery,
   type SessionListResponse,
 } from '@portolan/contract';
@@ -12,31 +10,12 @@ import { sessionActivity, sessions } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { pageFromRows, rowsOf, windowTotal } from '../../lib/pagination.ts';
 import { TOKEN_LIFETIME_MS } from './sessions.ts';
+import { describeUserAgent } from './user-agent.ts';
 
 /** The caller of the sessions calls: whose account, and through which session it asks. */
 export interface SessionCaller {
   userId: string;
   sessionId: string;
-}
-
-const DEVICES: readonly string[] = ['desktop', 'mobile', 'tablet'];
-
-/** What a User-Agent says of its device, browser and system (bowser), for people to recognise. */
-export function describeUserAgent(userAgent: string | null): {
-  device: SessionDevice;
-  browser: string | null;
-  os: string | null;
-} {
-  if (!userAgent) return { device: 'unknown', browser: null, os: null };
-  const parsed = Bowser.parse(userAgent);
-  const named = (name?: string, version?: string) =>
-    name ? [name, version?.replace(/(\.0)+$/, '')].filter(Boolean).join(' ') : null;
-  const type = parsed.platform.type ?? '';
-  return {
-    device: DEVICES.includes(type) ? (type as SessionDevice) : 'unknown',
-    browser: named(parsed.browser.name, parsed.browser.version?.split('.')[0]),
-    os: named(parsed.os.name, parsed.os.versionName ?? parsed.os.version),
-  };
 }
 
 /**

@@ -1,13 +1,17 @@
 import crypto from 'node:crypto';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { ErrorCode, passwordProblem, type RegistrationRequest } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { oneTimeCodes } from '../../db/schema/index.ts';
+import { oneTimeCodes, sessions } from '../../db/schema/index.ts';
 import { AppError, conflict, fieldError, notAuthenticated } from '../../lib/errors.ts';
 import { days, hours } from '../../lib/clock.ts';
-import { enqueueMail } from '../../lib/mail/outbox.ts';
-import { activationCodeMail, registrationAttemptMail } from '../../lib/mail/templates.ts';
+import { enqueueMail, enqueueMailWhere } from '../../lib/mail/outbox.ts';
+import {
+  activationCodeMail,
+  newDeviceSignInMail,
+  registrationAttemptMail,
+} from '../../lib/mail/templates.ts';
 import { ActivityAction, activityInsert } from '../activities/index.ts';
 import { checkCode, codeError, issueCode, lockCode, renewCode } from './codes.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -19,6 +23,7 @@ import {
   touchSession,
 } from './sessions.ts';
 import { Audience, signToken, verifyToken } from './tokens.ts';
+import { deviceKey, deviceName } from './user-agent.ts';
 import {
   createUser,
   findUserByEmail,
@@ -286,18 +291,23 @@ const invalidCredentials = () =>
 
 /**
  * Opens a session for a user who has proven who they are: the session, the user's last_login_at
- * and the sign-in activity (and the release of a sign-in's reservation) in one statement, so
- * they commit together in the caller's transaction or, on the database itself, on their own.
+ * and the sign-in activity (and, for a sign-in, the release of its reservation and the new-device
+ * notice) in one statement, so they commit together in the caller's transaction or, on the
+ * database itself, on their own.
  */
 async function openSession(
   db: Db | Tx,
   ctx: AppContext,
   user: UserRow,
   meta: ClientMeta,
-  reservation?: string,
+  signIn?: { reservation?: string },
 ) {
   const now = ctx.clock.now();
+  // Only a sign-in tells of a new device: activation and an accepted invitation are the account's
+  // first sessions.
+  const notice = signIn ? newDeviceNotice(db, ctx, user, meta) : null;
   return createSession(db, ctx.clock, user.id, meta, [
+    ...(notice ? [notice] : []),
     db.$with('signed_in').as(lastLoginUpdate(db, user.id, now)),
     db.$with('logged').as(
       activityInsert(db, {
@@ -308,8 +318,34 @@ async function openSession(
         at: now,
       }),
     ),
-    ...(reservation ? [db.$with('released').as(releaseQuery(db, reservation))] : []),
+    ...(signIn?.reservation ? [db.$with('released').as(releaseQuery(db, signIn.reservation))] : []),
   ]);
+}
+
+/**
+ * The new-device notice of a sign-in (issue 20 item 6), a CTE of the statement that opens the
+ * session: the owner is e-mailed when the account has a session from a known device (kind,
+ * browser and system) and none from this one. Sessions without a device (from before devices were
+ * kept, or from scripts) count for nothing: the first sign-in after them only makes the device
+ * known. A sign-in whose User-Agent says nothing usable is never taken for a new device.
+ */
+function newDeviceNotice(db: Db | Tx, ctx: AppContext, user: UserRow, meta: ClientMeta) {
+  const device = deviceKey(meta.userAgent);
+  if (!device) return null;
+  const mail = newDeviceSignInMail(ctx.mail, user.email, user.first_name, {
+    device: deviceName(meta.userAgent),
+    ip: meta.ip ?? null,
+    at: ctx.clock.now(),
+  });
+  return enqueueMailWhere(
+    db,
+    ctx.clock,
+    mail,
+    sql`exists (select 1 from ${sessions} where ${sessions.user_id} = ${user.id}
+        and ${sessions.device_key} is not null)
+      and not exists (select 1 from ${sessions} where ${sessions.user_id} = ${user.id}
+        and ${sessions.device_key} = ${device})`,
+  );
 }
 
 const sessionToken = (
@@ -336,7 +372,8 @@ export async function startSessionIn(tx: Tx, ctx: AppContext, user: UserRow, met
 
 /** Issues a session token for a user who has proven who they are. */
 export async function startSession(ctx: AppContext, user: UserRow, meta: ClientMeta) {
-  const session = await openSession(ctx.db, ctx, user, meta);
+  // A new-device notice wakes the mail job through the outbox's NOTIFY: no kick on the path.
+  const session = await openSession(ctx.db, ctx, user, meta, {});
   return { token: await sessionToken(ctx, user.id, session) };
 }
 
@@ -361,7 +398,7 @@ export async function login(ctx: AppContext, email: string, password: string, me
   if (!user || !ok) throw invalidCredentials();
   if (user.enabled && isActive(user)) {
     // The reservation is released by the statement that opens the session.
-    const session = await openSession(ctx.db, ctx, user, meta, reservation);
+    const session = await openSession(ctx.db, ctx, user, meta, { reservation });
     return { token: await sessionToken(ctx, user.id, session) };
   }
   await releaseLoginAttempt(ctx.db, reservation);

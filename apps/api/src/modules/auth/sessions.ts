@@ -3,6 +3,7 @@ import { and, eq, isNull, ne, type WithSubquery } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { days, hours, type Clock } from '../../lib/clock.ts';
+import { deviceKey } from './user-agent.ts';
 
 /** A token lives 12 hours; the web app refreshes it when 180 minutes or less remain. */
 export const TOKEN_LIFETIME_MS = hours(12);
@@ -31,6 +32,7 @@ export async function createSession(
       expires_at: new Date(now.getTime() + SESSION_MAX_AGE_MS),
       user_agent: meta.userAgent?.slice(0, 300) ?? null,
       ip: meta.ip ?? null,
+      device_key: deviceKey(meta.userAgent),
     })
     .returning();
   return row!;
