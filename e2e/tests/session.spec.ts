@@ -2,6 +2,7 @@
 // the others, a token the server no longer accepts leads to /login?path=… and back after signing
 // in, and the token check refreshes a token with 180 minutes or less left (and logs out when the
 // refresh is refused).
+import type { Request } from '@playwright/test';
 import { expect } from '../support/fixtures.ts';
 import { expectDashboard, fillSignIn, pathAndQuery } from '../support/pages.ts';
 import {
@@ -136,6 +137,25 @@ test.describe('token refresh', () => {
       page.waitForResponse((r) => new URL(r.url()).pathname === REFRESH_PATH, {
         timeout: 10_000,
       });
+    // The API calls in flight (the notification stream, open for good, aside): a jump of the
+    // clock sets off the page's background reads, and one of them still under way when the
+    // session is revoked would meet the 401 first and log out without the refresh.
+    const inFlight = new Set<Request>();
+    const isApiCall = (r: Request) => {
+      const { pathname } = new URL(r.url());
+      return pathname.startsWith('/v1/') && pathname !== '/v1/user/notification/stream/';
+    };
+    page.on('request', (r) => isApiCall(r) && inFlight.add(r));
+    page.on('requestfinished', (r) => inFlight.delete(r));
+    page.on('requestfailed', (r) => inFlight.delete(r));
+    const apiQuiet = () =>
+      expect
+        .poll(async () => {
+          if (inFlight.size > 0) return false;
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return inFlight.size === 0;
+        })
+        .toBe(true);
 
     const atStartToken = await test.step('at start (a reload)', async () => {
       const response = refreshed();
@@ -159,6 +179,7 @@ test.describe('token refresh', () => {
     });
 
     await test.step('a refused refresh logs out', async () => {
+      await apiQuiet();
       await revokeSession(page.request, laterToken);
       const response = refreshed();
       await page.clock.fastForward('05:00');
