@@ -112,7 +112,7 @@ const BILLING_MODULES = /[\\/]apps[\\/]web[\\/]src[\\/]features[\\/]billing[\\/]
  * first screen (PUBLIC_ENTRIES) needs goes to PUBLIC_CHUNK, else one the first signed-in screen
  * (FIRST_SCREEN_ENTRIES) needs to FIRST_SCREEN_CHUNK, else to SHARED_CHUNK. The plugin notes the
  * entry modules once the module graph is complete; `chunkOf` walks their static imports on its
- * first call of a chunking pass. Each chunk is its own group (`only`), the public one first: a
+ * first call of a chunking pass. Each chunk is its own group (`capturing`), the public one first: a
  * group also takes the dependencies of what it captures, and those are public ones more often
  * than not.
  */
@@ -144,9 +144,9 @@ function sharedSplit() {
     return firstScreenNeeds.has(id) ? FIRST_SCREEN_CHUNK : SHARED_CHUNK;
   };
   /** A group's `name` that captures the modules of `chunk` only. */
-  const only = (chunk: string) => (id: string, ctx: Rolldown.ChunkingContext) =>
+  const capturing = (chunk: string) => (id: string, ctx: Rolldown.ChunkingContext) =>
     chunkOf(id, ctx) === chunk ? chunk : null;
-  return { plugin, chunkOf, only };
+  return { plugin, chunkOf, capturing };
 }
 const split = sharedSplit();
 
@@ -358,8 +358,8 @@ export default defineConfig({
               priority: 1.6,
               includeDependenciesRecursively: false,
             },
-            { name: split.only(PUBLIC_CHUNK), minShareCount: 2, priority: 1.2 },
-            { name: split.only(FIRST_SCREEN_CHUNK), minShareCount: 2, priority: 1.1 },
+            { name: split.capturing(PUBLIC_CHUNK), minShareCount: 2, priority: 1.2 },
+            { name: split.capturing(FIRST_SCREEN_CHUNK), minShareCount: 2, priority: 1.1 },
             { name: SHARED_CHUNK, minShareCount: 2, priority: 1 },
           ],
         },

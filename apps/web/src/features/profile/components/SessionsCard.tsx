@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import type { AccountSession, SessionDevice } from '@portolan/contract';
 import {
   IconDeviceDesktop,
@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { isApiError } from '../../../lib/api';
 import { confirmModal } from '../../../lib/confirm';
 import { formatDate } from '../../../lib/dates';
+import { ListSkeleton } from '../../../lib/list-skeleton';
 import { lastActive } from '../../../lib/member-parts';
 import { PagePagination } from '../../../lib/page-pagination';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
@@ -140,12 +141,7 @@ export function SessionsCard() {
         </Button>
       </Group>
 
-      {sessions.isPending && (
-        <Stack gap="sm" aria-busy="true" aria-label="Loading your sessions">
-          <Skeleton height={52} radius="md" />
-          <Skeleton height={52} radius="md" />
-        </Stack>
-      )}
+      {sessions.isPending && <ListSkeleton label="Loading your sessions" rows={2} height={52} />}
       {sessions.isError && (
         <QueryRetryAlert title="Your sessions could not be loaded" query={sessions} />
       )}
