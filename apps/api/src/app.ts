@@ -20,7 +20,8 @@ import {
   type MailTransport,
 } from './lib/mail/transport.ts';
 import { createGateway, type PaymentGateway } from './lib/payments/index.ts';
-import { resolveJwtSecret } from './lib/secrets.ts';
+import { SecretBox } from './lib/secret-box.ts';
+import { resolveEncryptionKey, resolveJwtSecret } from './lib/secrets.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerHttpsRedirect } from './plugins/https-redirect.ts';
@@ -30,7 +31,9 @@ import { registerSecurity } from './plugins/security.ts';
 import { registerSpa } from './plugins/static-spa.ts';
 import { registerAccess } from './modules/access/index.ts';
 import { activitiesModule } from './modules/activities/index.ts';
-import { authModule, liveSessionOf, SessionCache } from './modules/auth/index.ts';
+import { authModule, liveSessionOf, SessionCache, stepUpMethodsOf } from './modules/auth/index.ts';
+import { mfaModule } from './modules/mfa/index.ts';
+import { securityLogModule } from './modules/security-log/index.ts';
 import { billingModule, renewalJob } from './modules/billing/index.ts';
 import { clientsModule } from './modules/clients/index.ts';
 import { dataExportJob, dataExportsModule } from './modules/data-exports/index.ts';
@@ -89,6 +92,8 @@ function prettyTransport() {
 const MODULES = [
   systemModule,
   authModule,
+  mfaModule,
+  securityLogModule,
   usersModule,
   uploadsModule,
   organizationsModule,
@@ -185,6 +190,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
     db: deps.database.db,
     clock,
     jwtKey,
+    secretBox: new SecretBox(resolveEncryptionKey(config.encryptionKey, config.dataDir)),
     mail: { brand: config.brand, publicUrl: config.publicUrl, supportEmail: config.supportEmail },
     outbox,
     payments: deps.paymentGateway ?? createGateway(config, { jwtKey, clock }),
@@ -204,6 +210,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
   registerAccess(app, {
     sessionOf: liveSessionOf,
     isPlatformAdmin: (app, userId) => isPlatformAdmin(app.ctx.db, userId),
+    stepUpMethods: (app, auth) => stepUpMethodsOf(app.ctx, auth),
   });
   await registerOpenApi(app);
   for (const module of MODULES) await app.register(module);

@@ -5,6 +5,7 @@ import {
   APP_PROFILE_NAMES,
   APP_VERSION,
   NOTIFICATION_HEARTBEAT_MS,
+  STEP_UP_MAX_AGE_S_DEFAULT,
   type AppProfile,
 } from '@portolan/contract';
 import { parseStorageUrl, StorageUrlError, type S3Settings } from './lib/s3/storage-url.ts';
@@ -70,6 +71,10 @@ const envSchema = z.object({
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   MAIL_FROM: z.string().default('Portolan <no-reply@portolan.local>'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Seals TOTP secrets at rest (lib/secret-box.ts); unset: generated in DATA_DIR/secrets. */
+  ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** A sensitive action needs a sign-in or step-up this recent (issue 20 item 4). */
+  STEP_UP_MAX_AGE_S: z.coerce.number().int().min(1).max(86_400).default(STEP_UP_MAX_AGE_S_DEFAULT),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_ISSUER: url(['http:', 'https:']).default('https://accounts.google.com'),
@@ -189,6 +194,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     jwtSecret: e.JWT_SECRET,
+    encryptionKey: e.ENCRYPTION_KEY,
+    stepUpMaxAgeMs: e.STEP_UP_MAX_AGE_S * 1000,
     google: {
       clientId: e.GOOGLE_CLIENT_ID,
       clientSecret: e.GOOGLE_CLIENT_SECRET,

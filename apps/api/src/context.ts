@@ -12,6 +12,7 @@ import type { Clock } from './lib/clock.ts';
 import type { CredentialChecker } from './lib/credentials/checker.ts';
 import type { MailContext } from './lib/mail/templates.ts';
 import type { MailOutbox } from './lib/mail/outbox.ts';
+import type { SecretBox } from './lib/secret-box.ts';
 import type { PaymentGateway } from './lib/payments/gateway.ts';
 import type { SessionCache } from './modules/auth/index.ts';
 import type { revokePendingInvitations } from './modules/invitations/index.ts';
@@ -25,6 +26,8 @@ export interface AppContext {
   clock: Clock;
   /** HS256 key for every token the server signs. */
   jwtKey: Uint8Array;
+  /** Seals secrets kept at rest (TOTP secrets) with the configured key. */
+  secretBox: SecretBox;
   mail: MailContext;
   outbox: MailOutbox;
   /** The payment gateway configuration chose (PAYMENT_GATEWAY). */

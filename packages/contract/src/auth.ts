@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CLIENTS_VIEW_OPTIONS } from './constants.ts';
+import { MFA_METHODS } from './mfa.ts';
 import { PASSWORD_MAX_LENGTH } from './password-policy.ts';
 import { secretText, singleLine } from './text.ts';
 
@@ -111,10 +112,16 @@ export const googleLoginRequestSchema = z.strictObject({
 });
 export type GoogleLoginRequest = z.infer<typeof googleLoginRequestSchema>;
 /** `path`: the same-origin path given to the start endpoint, or null (go to the dashboard). */
-export const googleLoginResponseSchema = z.object({
-  token: z.string(),
-  path: z.string().nullable(),
-});
+/** A session token, or (an account with a second factor) the challenge to answer first. */
+export const googleLoginResponseSchema = z.union([
+  z.object({ token: z.string(), path: z.string().nullable() }),
+  z.object({
+    mfa_required: z.literal(true),
+    mfa_token: z.string(),
+    methods: z.array(z.enum(MFA_METHODS)),
+    path: z.string().nullable(),
+  }),
+]);
 export type GoogleLoginResponse = z.infer<typeof googleLoginResponseSchema>;
 /** `path` is kept only when it is a path on this site (one leading '/'); otherwise ignored. */
 export const googleStartQuerySchema = z.object({

@@ -122,6 +122,13 @@ export const ErrorCode = {
   DATA_EXPORT_NOT_READY: 'DATA_EXPORT_NOT_READY',
   /** The export's 24 hours are over and its archive is gone: 410. Ask for a new one. */
   DATA_EXPORT_EXPIRED: 'DATA_EXPORT_EXPIRED',
+  // account security (issue 20)
+  /** A sensitive action without a proof of presence (sign-in or step-up) within STEP_UP_MAX_AGE_S: 403. */
+  STEP_UP_REQUIRED: 'STEP_UP_REQUIRED',
+  /** Setting up TOTP on an account that has it: 409. Remove it first. */
+  MFA_ALREADY_ENABLED: 'MFA_ALREADY_ENABLED',
+  /** Confirming TOTP that was not started, or recovery codes of an account without a factor: 409. */
+  MFA_NOT_ENABLED: 'MFA_NOT_ENABLED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -198,6 +205,9 @@ export const ERROR_STATUS = {
   SHARE_LINK_LIMIT: 409,
   VERSION_TAKEN: 409,
   DATA_EXPORT_IN_PROGRESS: 409,
+  STEP_UP_REQUIRED: 403,
+  MFA_ALREADY_ENABLED: 409,
+  MFA_NOT_ENABLED: 409,
   DATA_EXPORT_NOT_READY: 409,
   DATA_EXPORT_EXPIRED: 410,
 } as const satisfies Record<ErrorCode, number>;

@@ -37,3 +37,5 @@ export * from './data-export-schemas.ts';
 export * from './share-links.ts';
 export * from './share-link-schemas.ts';
 export * from './pages.ts';
+export * from './mfa.ts';
+export * from './mfa-schemas.ts';

@@ -8,9 +8,23 @@ import path from 'node:path';
  * Several instances on one PostgreSQL must share JWT_SECRET.
  */
 export function resolveJwtSecret(configured: string | undefined, dataDir: string): string {
+  return resolveSecret(configured, dataDir, 'jwt-secret');
+}
+
+/**
+ * The key that seals secrets at rest (lib/secret-box.ts): ENCRYPTION_KEY when set, otherwise one
+ * generated and kept beside the JWT secret (DATA_DIR/secrets/encryption-key). Losing it makes the
+ * sealed TOTP secrets unreadable (their owners sign in with a recovery code); several instances
+ * on one PostgreSQL must share ENCRYPTION_KEY.
+ */
+export function resolveEncryptionKey(configured: string | undefined, dataDir: string): string {
+  return resolveSecret(configured, dataDir, 'encryption-key');
+}
+
+function resolveSecret(configured: string | undefined, dataDir: string, name: string): string {
   if (configured) return configured;
   const dir = path.join(dataDir, 'secrets');
-  const file = path.join(dir, 'jwt-secret');
+  const file = path.join(dir, name);
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch (err) {

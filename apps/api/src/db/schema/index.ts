@@ -10,3 +10,4 @@ export * from './billing.ts';
 export * from './wallet.ts';
 export * from './portal.ts';
 export * from './rate-limits.ts';
+export * from './security.ts';

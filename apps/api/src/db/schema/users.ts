@@ -70,10 +70,15 @@ export const sessions = pgTable(
     user_agent: text('user_agent'),
     ip: text('ip'),
     /**
-     * The device of the sign-in (kind, browser and system, no versions: modules/auth/user-agent.ts);
+     * The device of the sign-in (kind, browser and system, no versions: lib/user-agent.ts);
      * a sign-in from one the account has no session of e-mails the account's owner.
      */
     device_key: text('device_key'),
+    /**
+     * The session's last step-up (issue 20 item 4): a fresh proof of presence. Null: none since the
+     * sign-in, which counts as one (created_at).
+     */
+    stepped_up_at: ts('stepped_up_at'),
   },
   (t) => [index('sessions_user_id_idx').on(t.user_id)],
 );

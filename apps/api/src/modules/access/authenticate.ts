@@ -8,6 +8,8 @@ export interface AuthState {
   userId: string;
   sessionId: string;
   user: typeof users.$inferSelect;
+  /** The session's last proof of presence: its sign-in or its last step-up (`stepUp` rules). */
+  provenAt: Date;
 }
 
 /**

@@ -1,7 +1,13 @@
 // The access face, the request kernel: every route declares `config.access`; services take the
 // caller (`requireAuth`) or the actor (`requireActor`) it establishes.
 export { requireAuth, type AuthState } from './authenticate.ts';
-export { declaredScope, registerAccess, requireActor, type AccessRule } from './kernel.ts';
+export {
+  declaredScope,
+  registerAccess,
+  requireActor,
+  toOwnerOrAdmin,
+  type AccessRule,
+} from './kernel.ts';
 export { decideTenant, type Actor } from './tenant.ts';
 export { lockTenant, type TenantLock } from './locks.ts';
 export { workspaceVisibleTo } from './visibility.ts';

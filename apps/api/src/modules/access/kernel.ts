@@ -6,11 +6,13 @@ import type {
   preHandlerHookHandler,
   RouteOptions,
 } from 'fastify';
-import { forbidden } from '../../lib/errors.ts';
+import { ErrorCode } from '@portolan/contract';
+import { AppError, forbidden } from '../../lib/errors.ts';
 import {
   authenticateIfSent,
   registerAuthentication,
   requireAuth,
+  type AuthState,
   type SessionOf,
 } from './authenticate.ts';
 import { decideTenant, type Actor, type TenantRef } from './tenant.ts';
@@ -26,14 +28,26 @@ export type PublicRule = Before & {
   /** The route reads the caller when a valid session token is sent (`request.auth`, else null). */
   optionalSession?: true;
 };
+/**
+ * What a signed-in route may require beyond its kind (issue 20): `stepUp`, a proof of presence
+ * (the session's sign-in or its last step-up) within STEP_UP_MAX_AGE_S, else 403
+ * STEP_UP_REQUIRED. A function decides from the validated request (a role change needs it only
+ * to OWNER or ADMIN). Checked after the kind's own decision: who may not act at all learns that
+ * first.
+ */
+interface Requirements {
+  stepUp?: true | ((request: FastifyRequest) => boolean);
+}
+
 /** A route for anyone signed in, with no tenant in its path. */
-export type SignedInRule = Before & { signedIn: string };
+export type SignedInRule = Before & Requirements & { signedIn: string };
 /**
  * A route of one organization or workspace: the path parameters naming it (both, when the path
  * names both: the workspace must belong to that organization) and the permission needed
  * (`null`: any member).
  */
 export type TenantRule = Before &
+  Requirements &
   (
     | { organization: string; client?: undefined; permission: Permission | null }
     | { client: string; organization?: string; permission: Permission | null }
@@ -76,6 +90,8 @@ export interface KernelDeps {
   sessionOf: SessionOf;
   /** Whether a user is a platform administrator (the release-notes module's `isPlatformAdmin`). */
   isPlatformAdmin(app: FastifyInstance, userId: string): Promise<boolean>;
+  /** How a signed-in caller can prove presence (the auth module's `stepUpMethodsOf`). */
+  stepUpMethods(app: FastifyInstance, auth: AuthState): Promise<string[]>;
 }
 
 function param(request: FastifyRequest, name: string): string {
@@ -134,6 +150,30 @@ declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor | null;
   }
+}
+
+/** A `stepUp` condition: the validated body gives the role OWNER or ADMIN (a role change). */
+export const toOwnerOrAdmin = (request: FastifyRequest): boolean => {
+  const role = (request.body as { role?: unknown } | undefined)?.role;
+  return role === 'OWNER' || role === 'ADMIN';
+};
+
+/** 403 STEP_UP_REQUIRED unless the session proved presence within STEP_UP_MAX_AGE_S. */
+async function requireStepUp(
+  app: FastifyInstance,
+  deps: KernelDeps,
+  request: FastifyRequest,
+  stepUp: NonNullable<Requirements['stepUp']>,
+): Promise<void> {
+  if (stepUp !== true && !stepUp(request)) return;
+  const auth = requireAuth(request);
+  const age = app.ctx.clock.now().getTime() - auth.provenAt.getTime();
+  if (age <= app.ctx.config.stepUpMaxAgeMs) return;
+  throw new AppError(
+    ErrorCode.STEP_UP_REQUIRED,
+    'For your security, confirm it is you: enter your password or a code to continue.',
+    { methods: await deps.stepUpMethods(app, auth) },
+  );
 }
 
 /** The actor of a route that declared a tenant; only valid in such routes. */
@@ -201,10 +241,11 @@ export function registerAccess(app: FastifyInstance, deps: KernelDeps): void {
       const hook: preHandlerHookHandler = async (request) => beforeValidation(app, request, rule);
       route.preValidation = [hook, ...toArray(route.preValidation)];
     }
-    if (afterValidation) {
-      const hook: preHandlerHookHandler = async (request) => afterValidation(app, request, rule);
-      route.preHandler = [hook, ...toArray(route.preHandler)];
-    }
+    const decisions: preHandlerHookHandler[] = [];
+    if (afterValidation) decisions.push(async (request) => afterValidation(app, request, rule));
+    const stepUp = 'stepUp' in rule ? rule.stepUp : undefined;
+    if (stepUp) decisions.push(async (request) => requireStepUp(app, deps, request, stepUp));
+    route.preHandler = [...decisions, ...toArray(route.preHandler)];
   });
   // Fail at start-up, not in production: a route without a declaration would be open by omission.
   app.addHook('onReady', async () => {

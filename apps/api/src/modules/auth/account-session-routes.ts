@@ -9,6 +9,7 @@ import {
 import type { App } from '../../context.ts';
 import { requireAuth } from '../access/index.ts';
 import { listSessions, revokeAccountSession, revokeOtherSessions } from './account-sessions.ts';
+import { originOf } from '../security-log/index.ts';
 
 const tags = ['auth'];
 const secured = [{ bearerAuth: [] }];
@@ -39,7 +40,7 @@ export async function accountSessionRoutes(app: App): Promise<void> {
       security: secured,
       response: { 200: revokeOthersResponseSchema, ...errors },
     },
-    handler: async (request) => revokeOtherSessions(ctx, requireAuth(request)),
+    handler: async (request) => revokeOtherSessions(ctx, requireAuth(request), originOf(request)),
   });
 
   app.delete('/v1/user/sessions/:id/', {
@@ -51,6 +52,7 @@ export async function accountSessionRoutes(app: App): Promise<void> {
       params: sessionIdParamsSchema,
       response: { 200: detailResponseSchema, ...errors, 404: errorBodySchema },
     },
-    handler: async (request) => revokeAccountSession(ctx, requireAuth(request), request.params.id),
+    handler: async (request) =>
+      revokeAccountSession(ctx, requireAuth(request), request.params.id, originOf(request)),
   });
 }

@@ -9,7 +9,7 @@ import {
   STRONG_PASSWORD,
   type TestApp,
 } from '../../../test/support/app.ts';
-import { describeUserAgent } from './user-agent.ts';
+import { describeUserAgent } from '../../lib/user-agent.ts';
 
 const PHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';

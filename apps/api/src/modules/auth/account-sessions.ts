@@ -10,7 +10,8 @@ import { sessionActivity, sessions } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { pageFromRows, rowsOf, windowTotal } from '../../lib/pagination.ts';
 import { TOKEN_LIFETIME_MS } from './sessions.ts';
-import { describeUserAgent } from './user-agent.ts';
+import { describeUserAgent } from '../../lib/user-agent.ts';
+import { recordSecurityEvent, type RequestOrigin } from '../security-log/index.ts';
 
 /** The caller of the sessions calls: whose account, and through which session it asks. */
 export interface SessionCaller {
@@ -86,6 +87,7 @@ export async function revokeAccountSession(
   ctx: AppContext,
   caller: SessionCaller,
   sessionId: string,
+  origin: RequestOrigin,
 ): Promise<{ detail: string }> {
   const revoked = await ctx.db
     .update(sessions)
@@ -95,6 +97,12 @@ export async function revokeAccountSession(
   if (revoked.length === 0) {
     throw notFound('No such session of yours is open.');
   }
+  await recordSecurityEvent(ctx.db, {
+    userId: caller.userId,
+    kind: 'session_revoked',
+    at: ctx.clock.now(),
+    ...origin,
+  });
   return {
     detail: sessionId === caller.sessionId ? 'Signed out.' : 'The session was signed out.',
   };
@@ -104,6 +112,7 @@ export async function revokeAccountSession(
 export async function revokeOtherSessions(
   ctx: AppContext,
   caller: SessionCaller,
+  origin: RequestOrigin,
 ): Promise<{ detail: string; revoked: number }> {
   const revoked = await ctx.db
     .update(sessions)
@@ -111,6 +120,14 @@ export async function revokeOtherSessions(
     .where(and(liveSessionsOf(caller.userId, ctx.clock.now()), ne(sessions.id, caller.sessionId)))
     .returning({ id: sessions.id });
   const n = revoked.length;
+  if (n > 0) {
+    await recordSecurityEvent(ctx.db, {
+      userId: caller.userId,
+      kind: 'sessions_revoked',
+      at: ctx.clock.now(),
+      ...origin,
+    });
+  }
   return {
     detail:
       n === 0

@@ -7,6 +7,7 @@ export interface LiveSession {
   userId: string;
   sessionId: string;
   user: UserRow;
+  provenAt: Date;
 }
 
 /**
@@ -24,5 +25,10 @@ export async function liveSessionOf(
   if (!verified?.sid) return 'no-token';
   const live = await ctx.sessions.find({ ...verified, sid: verified.sid });
   if (!live) return 'ended';
-  return { userId: live.user.id, sessionId: live.session.id, user: live.user };
+  return {
+    userId: live.user.id,
+    sessionId: live.session.id,
+    user: live.user,
+    provenAt: live.session.stepped_up_at ?? live.session.created_at,
+  };
 }

@@ -1,5 +1,5 @@
 import { and, eq, lt } from 'drizzle-orm';
-import { ErrorCode } from '@portolan/contract';
+import { ErrorCode, type GoogleLoginResponse } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { oauthAccounts, oidcLogins } from '../../db/schema/index.ts';
@@ -93,7 +93,7 @@ export async function completeGoogleLogin(
   oidc: OidcClient,
   input: { code: string; state: string },
   meta: ClientMeta,
-): Promise<{ token: string; path: string | null }> {
+): Promise<GoogleLoginResponse> {
   assertGoogleEnabled(ctx);
   // Deleted before anything else: a state works once, whatever happens next.
   const [login] = await ctx.db
@@ -135,8 +135,8 @@ export async function completeGoogleLogin(
       'This account is disabled. Contact your administrator.',
     );
   }
-  const { token } = await startSession(ctx, user, meta);
-  return { token, path: login.return_path };
+  // A session, or the second factor's challenge when the account has one (issue 20 item 3).
+  return { ...(await startSession(ctx, user, meta)), path: login.return_path };
 }
 
 const isUniqueViolation = (err: unknown) =>

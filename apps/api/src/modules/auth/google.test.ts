@@ -17,6 +17,7 @@ import {
   type TestOidcAccount,
   type TestOidcProvider,
 } from '../../../test/support/oidc-provider.ts';
+import { enrolTotp, secondStep } from '../../../test/support/mfa.ts';
 import { oauthAccounts, oidcLogins, users } from '../../db/schema/index.ts';
 import { minutes } from '../../lib/clock.ts';
 import { sanitizeReturnPath } from './google-service.ts';
@@ -306,6 +307,43 @@ describe('sign-in with Google', () => {
     const res = await finish(await callback(account));
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe(ErrorCode.ACCOUNT_DISABLED);
+  });
+
+  it('asks an account with a second factor for it, as a password sign-in does', async () => {
+    const account = googleAccount();
+    const { token } = await signInWithGoogle(account, '/ps/profile');
+    const { authenticator } = await enrolTotp(t, token);
+    const res = await finish(await callback(account, '/ps/profile'));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      mfa_required: true,
+      mfa_token: expect.any(String),
+      methods: ['totp', 'recovery_code'],
+      path: '/ps/profile',
+    });
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/v1/rest-auth/user/',
+          headers: bearer(res.json().mfa_token),
+        })
+      ).statusCode,
+    ).toBe(401);
+    const done = await secondStep(t, res.json().mfa_token, { code: authenticator.code() });
+    expect(done.statusCode).toBe(200);
+    expect((await me(done.json().token)).email).toBe(account.email);
+    // The security log tells the sign-in's first and second factor.
+    const log = await t.app.inject({
+      method: 'GET',
+      url: '/v1/user/security-events/',
+      headers: bearer(done.json().token),
+    });
+    expect(log.json().results[0]).toMatchObject({
+      kind: 'sign_in',
+      method: 'google',
+      factor: 'totp',
+    });
   });
 
   it('validates the body', async () => {

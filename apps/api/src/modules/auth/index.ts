@@ -10,6 +10,7 @@ export { hashPassword, setHashConcurrency } from './passwords.ts';
 export { pruneAuth, type AuthPruned } from './prune.ts';
 export { SessionCache } from './session-cache.ts';
 export { startSessionIn, type ClientMeta } from './service.ts';
+export { stepUpMethodsOf } from './step-up.ts';
 
 /**
  * Registration, sign-in (password and Google), sessions and passwords: /v1/rest-auth/…, and the

@@ -6,7 +6,7 @@ import {
   type TestApp,
 } from '../../../test/support/app.ts';
 import { observeStatements } from '../../../test/support/statements.ts';
-import { deviceKey } from './user-agent.ts';
+import { deviceKey } from '../../lib/user-agent.ts';
 
 const LAPTOP =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';

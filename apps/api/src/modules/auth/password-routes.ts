@@ -11,6 +11,7 @@ import {
 import type { App } from '../../context.ts';
 import { requireAuth } from '../access/index.ts';
 import * as passwords from './password-service.ts';
+import { originOf } from '../security-log/index.ts';
 
 const tags = ['auth'];
 const errors = { 400: errorBodySchema, 429: errorBodySchema };
@@ -57,13 +58,18 @@ export async function passwordRoutes(app: App): Promise<void> {
       response: { 200: detailResponseSchema, ...errors },
     },
     handler: async (request) =>
-      passwords.confirmPasswordReset(ctx, request.body.token, request.body.password),
+      passwords.confirmPasswordReset(
+        ctx,
+        request.body.token,
+        request.body.password,
+        originOf(request),
+      ),
   });
 
   app.post('/v1/rest-auth/password/change/', {
     // Signed in: the kernel answers 401 to a caller without a valid token before the body is read.
     config: {
-      access: { signedIn: 'the caller changes their own password' },
+      access: { signedIn: 'the caller changes their own password', stepUp: true },
       rateLimit: { max: 20, timeWindow: '15 minutes' },
     },
     schema: {
@@ -73,6 +79,7 @@ export async function passwordRoutes(app: App): Promise<void> {
       body: passwordChangeSchema,
       response: { 200: detailResponseSchema, ...errors, 401: errorBodySchema },
     },
-    handler: async (request) => passwords.changePassword(ctx, requireAuth(request), request.body),
+    handler: async (request) =>
+      passwords.changePassword(ctx, requireAuth(request), request.body, originOf(request)),
   });
 }

@@ -22,6 +22,7 @@ import { assertPasswordPolicy } from './service.ts';
 import { revokeUserSessions } from './sessions.ts';
 import { Audience, signToken, verifyToken, type VerifiedToken } from './tokens.ts';
 import { findUserByEmail, findUserById, resetPassword, setPassword } from '../users/index.ts';
+import { recordSecurityEvent, type RequestOrigin } from '../security-log/index.ts';
 
 /**
  * Password reset in three steps, each single use:
@@ -153,7 +154,12 @@ export async function verifyResetCode(ctx: AppContext, token: string, code: stri
   return { token: confirmToken };
 }
 
-export async function confirmPasswordReset(ctx: AppContext, token: string, password: string) {
+export async function confirmPasswordReset(
+  ctx: AppContext,
+  token: string,
+  password: string,
+  origin: RequestOrigin,
+) {
   const verified = await verifyResetToken(ctx, Audience.passwordResetConfirm, token);
   if (!verified || verified === 'expired') throw resetExpired();
   const rowId = verified.sub;
@@ -178,6 +184,7 @@ export async function confirmPasswordReset(ctx: AppContext, token: string, passw
     await resetPassword(tx, user, passwordHash, now);
     await consumeCode(tx, ctx.clock, rowId);
     await revokeUserSessions(tx, ctx.clock, user.id);
+    await recordSecurityEvent(tx, { userId: user.id, kind: 'password_reset', at: now, ...origin });
     return true;
   });
   if (!done) throw invalidToken('This password reset was already used. Ask for a new code.');
@@ -190,7 +197,12 @@ export interface PasswordChange {
   new_password2: string;
 }
 
-export async function changePassword(ctx: AppContext, caller: AuthState, input: PasswordChange) {
+export async function changePassword(
+  ctx: AppContext,
+  caller: AuthState,
+  input: PasswordChange,
+  origin: RequestOrigin,
+) {
   const { user } = caller;
   if (!(await verifyPassword(user.password_hash, input.old_password))) {
     throw fieldError(
@@ -206,6 +218,12 @@ export async function changePassword(ctx: AppContext, caller: AuthState, input: 
   await ctx.db.transaction(async (tx) => {
     await setPassword(tx, user.id, passwordHash);
     await revokeUserSessions(tx, ctx.clock, user.id, caller.sessionId);
+    await recordSecurityEvent(tx, {
+      userId: user.id,
+      kind: 'password_changed',
+      at: ctx.clock.now(),
+      ...origin,
+    });
   });
   return { detail: 'Your password has been changed. Other devices were signed out.' };
 }

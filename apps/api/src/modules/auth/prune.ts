@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import {
   loginFailures,
   loginThrottles,
+  mfaChallenges,
   oidcLogins,
   oneTimeCodes,
   sessions,
@@ -33,6 +34,7 @@ export interface AuthPruned {
   loginThrottles: number;
   codes: number;
   oidcLogins: number;
+  mfaChallenges: number;
 }
 
 export async function pruneAuth(
@@ -100,7 +102,16 @@ export async function pruneAuth(
     lt(oidcLogins.expires_at, now),
     options,
   );
+  // Sign-ins waiting for a second factor: refused once expired.
+  const prunedChallenges = await deleteInBatches(
+    db,
+    mfaChallenges,
+    mfaChallenges.id,
+    lt(mfaChallenges.expires_at, now),
+    options,
+  );
   return {
+    mfaChallenges: prunedChallenges,
     sessions: prunedSessions,
     loginFailures: prunedFailures,
     loginThrottles: prunedThrottles,

@@ -6,17 +6,22 @@ import {
   detailResponseSchema,
   errorBodySchema,
   loginRequestSchema,
+  loginResponseSchema,
+  mfaLoginRequestSchema,
+  stepUpRequestSchema,
+  stepUpResponseSchema,
   refreshRequestSchema,
   registrationRequestSchema,
   tokenResponseSchema,
   ErrorCode,
 } from '@portolan/contract';
-import type { FastifyRequest } from 'fastify';
 import type { App } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { requireAuth } from '../access/index.ts';
 import { bearerToken } from './tokens.ts';
 import * as auth from './service.ts';
+import { stepUp } from './step-up.ts';
+import { originOf } from '../security-log/index.ts';
 
 const tags = ['auth'];
 const errors = {
@@ -30,11 +35,6 @@ const secured = [{ bearerAuth: [] }];
 const perIp = (max: number, publicWhy: string) => ({
   access: { public: publicWhy },
   rateLimit: { max, timeWindow: '15 minutes' },
-});
-
-const meta = (request: FastifyRequest) => ({
-  ip: request.ip,
-  userAgent: request.headers['user-agent'],
 });
 
 export async function authRoutes(app: App): Promise<void> {
@@ -74,7 +74,7 @@ export async function authRoutes(app: App): Promise<void> {
         ctx,
         bearerToken(request.headers.authorization),
         request.body.code,
-        meta(request),
+        originOf(request),
       ),
   });
 
@@ -93,24 +93,64 @@ export async function authRoutes(app: App): Promise<void> {
     config: perIp(50, 'signing in comes before any session'),
     schema: {
       tags,
-      summary: 'Sign in with e-mail and password',
+      summary:
+        'Sign in with e-mail and password: a session token, or (an account with a second factor) {mfa_required, mfa_token, methods} for /v1/rest-auth/app/login/mfa/',
       body: appLoginRequestSchema,
-      response: { 200: tokenResponseSchema, ...errors, 403: errorBodySchema },
+      response: { 200: loginResponseSchema, ...errors, 403: errorBodySchema },
     },
     handler: async (request) =>
-      auth.login(ctx, request.body.email, request.body.password, meta(request)),
+      auth.login(ctx, request.body.email, request.body.password, originOf(request)),
   });
 
   app.post('/v1/rest-auth/login/', {
     config: perIp(50, 'signing in comes before any session'),
     schema: {
       tags,
-      summary: 'Sign in with username (the e-mail) and password',
+      summary:
+        'Sign in with username (the e-mail) and password: a session token, or the second factor’s challenge',
       body: loginRequestSchema,
-      response: { 200: tokenResponseSchema, ...errors, 403: errorBodySchema },
+      response: { 200: loginResponseSchema, ...errors, 403: errorBodySchema },
     },
     handler: async (request) =>
-      auth.login(ctx, request.body.username, request.body.password, meta(request)),
+      auth.login(ctx, request.body.username, request.body.password, originOf(request)),
+  });
+
+  app.post('/v1/rest-auth/app/login/mfa/', {
+    config: perIp(50, 'the second step of a sign-in comes before any session'),
+    schema: {
+      tags,
+      summary:
+        'The second step of a sign-in: the mfa_token of the first and a TOTP code or a recovery code give the session token',
+      body: mfaLoginRequestSchema,
+      response: { 200: tokenResponseSchema, ...errors },
+    },
+    handler: async (request) => {
+      const { mfa_token: token, code, recovery_code: recoveryCode } = request.body;
+      const proof = code !== undefined ? { code } : { recovery_code: recoveryCode! };
+      return auth.loginWithSecondFactor(ctx, token, proof, originOf(request));
+    },
+  });
+
+  app.post('/v1/user/step-up/', {
+    config: {
+      access: { signedIn: 'a proof of presence renews the caller’s own session' },
+      // Per account, after authentication: wrong passwords here are guesses like sign-in's.
+      rateLimit: {
+        max: 30,
+        timeWindow: '15 minutes',
+        keyGenerator: (request) =>
+          request.auth ? `step-up:${request.auth.userId}` : `ip:${request.ip}`,
+      },
+    },
+    schema: {
+      tags,
+      summary:
+        'Prove presence again (the password, a TOTP code or a recovery code): sensitive actions need no step-up until step_up_until',
+      security: secured,
+      body: stepUpRequestSchema,
+      response: { 200: stepUpResponseSchema, ...errors },
+    },
+    handler: async (request) => stepUp(ctx, requireAuth(request), request.body, originOf(request)),
   });
 
   app.post('/v1/rest-auth/logout/', {

@@ -1,6 +1,12 @@
 import crypto from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { ErrorCode, passwordProblem, type RegistrationRequest } from '@portolan/contract';
+import {
+  ErrorCode,
+  passwordProblem,
+  type MfaChallengeResponse,
+  type RegistrationRequest,
+  type SignInMethod,
+} from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { oneTimeCodes, sessions } from '../../db/schema/index.ts';
@@ -23,7 +29,7 @@ import {
   touchSession,
 } from './sessions.ts';
 import { Audience, signToken, verifyToken } from './tokens.ts';
-import { deviceKey, deviceName } from './user-agent.ts';
+import { deviceKey, deviceName } from '../../lib/user-agent.ts';
 import {
   createUser,
   findUserByEmail,
@@ -33,7 +39,10 @@ import {
   verifyEmail,
   type UserRow,
 } from '../users/index.ts';
+import { mfaMethodsOf, type SecondFactor } from '../mfa/index.ts';
+import { recordSecurityEvent, securityEventInsert } from '../security-log/index.ts';
 import { releaseLoginAttempt, releaseQuery, reserveLoginAttempt } from './login-failures.ts';
+import { answerChallenge, openChallenge } from './mfa-challenge.ts';
 
 /** An activation token lets a not-yet-active account submit or re-send its code for a day. */
 const ACTIVATION_TOKEN_TTL_MS = days(1);
@@ -215,7 +224,7 @@ export async function activate(
       .set({ verified_at: now, consumed_at: now })
       .where(eq(oneTimeCodes.id, row.id));
     if (!user.enabled) return 'disabled' as const;
-    return { user, session: await openSession(tx, ctx, user, meta) };
+    return { user, session: await openSession(tx, ctx, user, meta, { method: 'password' }) };
   });
   // Thrown after the commit, so a wrong guess still counts against the attempts.
   if (outcome === 'unknown') throw invalidActivationToken();
@@ -290,8 +299,8 @@ const invalidCredentials = () =>
   new AppError(ErrorCode.INVALID_CREDENTIALS, 'The e-mail or password is incorrect.');
 
 /**
- * Opens a session for a user who has proven who they are: the session, the user's last_login_at
- * and the sign-in activity (and, for a sign-in, the release of its reservation and the new-device
+ * Opens a session for a user who has proven who they are: the session, the user's last_login_at,
+ * the sign-in activity and its security log entry (and, for a sign-in, the release of its reservation and the new-device
  * notice) in one statement, so they commit together in the caller's transaction or, on the
  * database itself, on their own.
  */
@@ -300,6 +309,7 @@ async function openSession(
   ctx: AppContext,
   user: UserRow,
   meta: ClientMeta,
+  proof: SignInProof,
   signIn?: { reservation?: string },
 ) {
   const now = ctx.clock.now();
@@ -318,8 +328,24 @@ async function openSession(
         at: now,
       }),
     ),
+    db.$with('audited').as(
+      securityEventInsert(db, {
+        userId: user.id,
+        kind: 'sign_in',
+        method: proof.method,
+        factor: proof.factor ?? null,
+        at: now,
+        ...meta,
+      }),
+    ),
     ...(signIn?.reservation ? [db.$with('released').as(releaseQuery(db, signIn.reservation))] : []),
   ]);
+}
+
+/** How a sign-in was proven, for the security log: its first factor and its second, if asked. */
+export interface SignInProof {
+  method: SignInMethod;
+  factor?: SignInMethod | null;
 }
 
 /**
@@ -363,21 +389,72 @@ const sessionToken = (
 
 /**
  * Signs in a user proven by other means (an accepted invitation that set their password) inside
- * the caller's transaction, so the session commits with the change that proved them.
+ * the caller's transaction, so the session commits with the change that proved them. An account
+ * with a second factor is not signed in (undefined): an e-mailed link is no second factor, so its
+ * owner signs in, and is asked for it, as always.
  */
-export async function startSessionIn(tx: Tx, ctx: AppContext, user: UserRow, meta: ClientMeta) {
-  const session = await openSession(tx, ctx, user, meta);
+export async function startSessionIn(
+  tx: Tx,
+  ctx: AppContext,
+  user: UserRow,
+  meta: ClientMeta,
+): Promise<string | undefined> {
+  if ((await mfaMethodsOf(tx, user.id)).length > 0) return undefined;
+  const session = await openSession(tx, ctx, user, meta, { method: 'password' });
   return sessionToken(ctx, user.id, session);
 }
 
-/** Issues a session token for a user who has proven who they are. */
-export async function startSession(ctx: AppContext, user: UserRow, meta: ClientMeta) {
+/**
+ * Signs in a user proven by an identity provider (Google): a session token, or the second factor's
+ * challenge when the account has one.
+ */
+export async function startSession(
+  ctx: AppContext,
+  user: UserRow,
+  meta: ClientMeta,
+): Promise<{ token: string } | MfaChallengeResponse> {
+  const methods = await mfaMethodsOf(ctx.db, user.id);
+  if (methods.length > 0) return openChallenge(ctx, user.id, 'google', methods, meta);
   // A new-device notice wakes the mail job through the outbox's NOTIFY: no kick on the path.
-  const session = await openSession(ctx.db, ctx, user, meta, {});
+  const session = await openSession(ctx.db, ctx, user, meta, { method: 'google' }, {});
   return { token: await sessionToken(ctx, user.id, session) };
 }
 
-export async function login(ctx: AppContext, email: string, password: string, meta: ClientMeta) {
+/**
+ * The second step of a sign-in: the challenge's token and a factor give the session (opened in
+ * the transaction that consumed the challenge). A refusal commits its counts, then answers.
+ */
+export async function loginWithSecondFactor(
+  ctx: AppContext,
+  token: string,
+  proof: SecondFactor,
+  meta: ClientMeta,
+): Promise<{ token: string }> {
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const answer = await answerChallenge(tx, ctx, token, proof, meta);
+    if (!answer.ok) return answer;
+    const user = await findUserById(tx, answer.userId);
+    if (!user) return { ok: false as const, error: notAuthenticated() };
+    const session = await openSession(
+      tx,
+      ctx,
+      user,
+      meta,
+      { method: answer.method, factor: answer.factor },
+      {},
+    );
+    return { ok: true as const, user, session };
+  });
+  if (!outcome.ok) throw outcome.error;
+  return { token: await sessionToken(ctx, outcome.user.id, outcome.session) };
+}
+
+export async function login(
+  ctx: AppContext,
+  email: string,
+  password: string,
+  meta: ClientMeta,
+): Promise<{ token: string } | MfaChallengeResponse> {
   const normalized = email.trim().toLowerCase();
   // Counted per e-mail whether or not an account has it, so the answers tell nobody which do;
   // the account is read in the same statement.
@@ -394,11 +471,34 @@ export async function login(ctx: AppContext, email: string, password: string, me
     );
   }
   const ok = await verifyPassword(user?.password_hash, password);
-  // A wrong password keeps its reservation: it is the recorded failure.
+  // A wrong password keeps its reservation: it is the recorded failure. The account's owner
+  // sees it in their security log.
+  if (user && !ok) {
+    await recordSecurityEvent(ctx.db, {
+      userId: user.id,
+      kind: 'sign_in_failed',
+      method: 'password',
+      at: ctx.clock.now(),
+      ...meta,
+    });
+  }
   if (!user || !ok) throw invalidCredentials();
   if (user.enabled && isActive(user)) {
+    const methods = await mfaMethodsOf(ctx.db, user.id);
+    if (methods.length > 0) {
+      // The password was right: it is no failure. The session waits for the second factor.
+      await releaseLoginAttempt(ctx.db, reservation);
+      return openChallenge(ctx, user.id, 'password', methods, meta);
+    }
     // The reservation is released by the statement that opens the session.
-    const session = await openSession(ctx.db, ctx, user, meta, { reservation });
+    const session = await openSession(
+      ctx.db,
+      ctx,
+      user,
+      meta,
+      { method: 'password' },
+      { reservation },
+    );
     return { token: await sessionToken(ctx, user.id, session) };
   }
   await releaseLoginAttempt(ctx.db, reservation);

@@ -3,7 +3,7 @@ import { and, eq, isNull, ne, type WithSubquery } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { days, hours, type Clock } from '../../lib/clock.ts';
-import { deviceKey } from './user-agent.ts';
+import { deviceKey } from '../../lib/user-agent.ts';
 
 /** A token lives 12 hours; the web app refreshes it when 180 minutes or less remain. */
 export const TOKEN_LIFETIME_MS = hours(12);

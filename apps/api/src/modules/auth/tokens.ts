@@ -11,6 +11,8 @@ export const Audience = {
   activation: 'portolan:activation',
   passwordReset: 'portolan:password-reset',
   passwordResetConfirm: 'portolan:password-reset-confirm',
+  /** A sign-in waiting for its second factor (`sub`: the mfa_challenges row). */
+  mfa: 'portolan:mfa',
 } as const;
 export type Audience = (typeof Audience)[keyof typeof Audience];
 

@@ -43,7 +43,8 @@ export async function planChangeRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/organizations/:orgId/grade-changes/checkout/', {
-    config: { access },
+    // A plan change moves money: a fresh proof of presence (issue 20 item 4).
+    config: { access: { ...access, stepUp: true } },
     schema: {
       tags,
       summary:

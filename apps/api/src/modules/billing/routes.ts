@@ -28,6 +28,8 @@ import { listMySubscriptions } from './subscriptions-service.ts';
 const tags = ['billing'];
 const security = [{ bearerAuth: [] }];
 const billing = { organization: 'orgId', permission: 'organization.billing' } as const;
+/** The cards on file: billing, with a fresh proof of presence (issue 20 item 4). */
+const cards = { ...billing, stepUp: true } as const;
 const errors = {
   400: errorBodySchema,
   401: errorBodySchema,
@@ -106,7 +108,7 @@ export async function billingRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/organizations/:orgId/payment-methods/checkout/', {
-    config: { access: billing },
+    config: { access: cards },
     schema: {
       tags,
       summary: 'Open a hosted page to add a card, nothing charged (Idempotency-Key required)',
@@ -120,7 +122,7 @@ export async function billingRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/organizations/:orgId/payment-methods/modification/', {
-    config: { access: billing },
+    config: { access: cards },
     schema: {
       tags,
       summary: 'Make a card the default one (renewals charge it); needs a subscription',
@@ -134,7 +136,7 @@ export async function billingRoutes(app: App): Promise<void> {
   });
 
   app.delete('/v1/organizations/:orgId/payment-methods/modification/', {
-    config: { access: billing },
+    config: { access: cards },
     schema: {
       tags,
       summary:

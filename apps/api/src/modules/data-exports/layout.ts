@@ -7,6 +7,7 @@ import { membersExporter } from '../members/index.ts';
 import { notificationsExporter } from '../notifications/index.ts';
 import { organizationsExporter } from '../organizations/index.ts';
 import { permissionsExporter } from '../permissions/index.ts';
+import { securityLogExporter } from '../security-log/index.ts';
 import { uploadsExporter } from '../uploads/index.ts';
 import { usersExporter } from '../users/index.ts';
 import type { ExportInput, ExportKind, ExportSection, Exporter } from '../../lib/data-export.ts';
@@ -24,6 +25,7 @@ import type { ZipWriter } from './zip-writer.ts';
 export const EXPORTERS: Record<string, Exporter> = {
   'modules/users': usersExporter,
   'modules/auth': authExporter,
+  'modules/security-log': securityLogExporter,
   'modules/members': membersExporter,
   'modules/invitations': invitationsExporter,
   'modules/permissions': permissionsExporter,
@@ -48,6 +50,8 @@ profile.json        Your account: e-mail, names, phone, photo, settings, when it
 memberships.json    The organizations and workspaces you belong to (or are invited to), your role
                     and status in each, your custom roles and permission overrides, and the
                     invitations sent to you.
+security-log.json   Your security log: sign-ins (method, browser, address), failed second
+                    factors, changes of password and two-step verification, step-ups.
 notifications.json  Your notifications (the bell), seen or not.
 activities.jsonl    What you did in the portal, one JSON document per line, oldest first.
 uploads.json        The files you uploaded (photos, logos): type, size, when.
@@ -87,6 +91,7 @@ export const LAYOUT: Record<ExportKind, readonly FileLayout[]> = {
       file: 'memberships.json',
       keys: ['organizations', 'workspaces', 'custom_roles', 'permission_overrides', 'invitations'],
     },
+    { file: 'security-log.json' },
     { file: 'notifications.json' },
     { file: 'activities.jsonl' },
     { file: 'uploads.json' },

@@ -95,7 +95,8 @@ export async function dataExportRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/organizations/:orgId/data-exports/', {
-    config: { access: owner },
+    // All of the organization's data leaves: a fresh proof of presence (issue 20 item 4).
+    config: { access: { ...owner, stepUp: true } },
     schema: {
       tags,
       summary:

@@ -130,11 +130,16 @@ describe('a personal data export', () => {
         'memberships.json',
         'notifications.json',
         'profile.json',
+        'security-log.json',
         'uploads.json',
         `uploads/${key}`,
       ].sort(),
     );
     expect(zip.text('README.txt')).toMatch(/profile\.json[\s\S]*activities\.jsonl/);
+    // The sign-in that made the archive's owner a session is in their security log.
+    expect(zip.json<{ kind: string }[]>('security-log.json').map((e) => e.kind)).toContain(
+      'sign_in',
+    );
     const profile = zip.json<{
       user: Record<string, unknown>;
       sign_in_methods: { password: boolean; external: object[] };

@@ -8,7 +8,7 @@ import {
 } from '@portolan/contract';
 import { z } from 'zod';
 import type { App } from '../../context.ts';
-import { requireActor } from '../access/index.ts';
+import { requireActor, toOwnerOrAdmin } from '../access/index.ts';
 import {
   changeWorkspaceRole,
   getWorkspaceMember,
@@ -51,7 +51,7 @@ export async function workspaceMemberRoutes(app: App): Promise<void> {
   });
 
   app.put('/v1/clients/:id/users/:userId/roles/', {
-    config: { access: manage },
+    config: { access: { ...manage, stepUp: toOwnerOrAdmin } },
     schema: {
       tags,
       summary:

@@ -11,7 +11,7 @@ import {
 } from '@portolan/contract';
 import { z } from 'zod';
 import type { App } from '../../context.ts';
-import { requireActor } from '../access/index.ts';
+import { requireActor, toOwnerOrAdmin } from '../access/index.ts';
 import { grantClientAccess, listMemberClients } from './client-access-service.ts';
 import {
   changeOrganizationRole,
@@ -91,7 +91,7 @@ export async function organizationMemberRoutes(app: App): Promise<void> {
   });
 
   app.put('/v1/organizations/:orgId/users/:userId/role/', {
-    config: { access: manage },
+    config: { access: { ...manage, stepUp: toOwnerOrAdmin } },
     schema: {
       tags,
       summary:

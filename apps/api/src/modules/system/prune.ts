@@ -7,6 +7,7 @@ import { startJob, type Job, type RunningJob } from '../../lib/jobs.ts';
 import { pruneOutbox } from '../../lib/mail/prune.ts';
 import { deleteInBatches, type PruneOptions } from '../../lib/prune-batches.ts';
 import { pruneAuth, type AuthPruned } from '../auth/index.ts';
+import { pruneSecurityLog } from '../security-log/index.ts';
 import { fileStorageFor, pruneUploads, type FileStorage } from '../uploads/index.ts';
 
 /**
@@ -28,6 +29,7 @@ export interface Pruned extends AuthPruned {
   mail: number;
   rateLimits: number;
   uploads: number;
+  securityEvents: number;
 }
 
 export interface PruneDeps extends PruneOptions {
@@ -64,12 +66,14 @@ export async function pruneOnce(ctx: PruneContext, deps: PruneDeps): Promise<Pru
     loginThrottles: 0,
     codes: 0,
     oidcLogins: 0,
+    mfaChallenges: 0,
   });
   const pruned: Pruned = {
     ...auth,
     mail: await attempt('mail', () => pruneOutbox(ctx.db, now, options), 0),
     rateLimits: await attempt('rate limits', () => pruneRateLimits(ctx, now, options), 0),
     uploads: await attempt('uploads', () => pruneUploads(ctx.db, deps.uploads, now, options), 0),
+    securityEvents: await attempt('security log', () => pruneSecurityLog(ctx.db, now, options), 0),
   };
   if (failures.length > 0) throw failures[0];
   return pruned;

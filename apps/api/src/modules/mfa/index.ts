@@ -1,0 +1,10 @@
+// The second factors' face: what other modules may use of it.
+import type { App } from '../../context.ts';
+import { mfaRoutes } from './routes.ts';
+
+export { checkSecondFactor, mfaMethodsOf, type FactorCheck, type SecondFactor } from './factors.ts';
+
+/** The account's second factors (issue 20): /v1/user/mfa/. */
+export async function mfaModule(app: App): Promise<void> {
+  await app.register(mfaRoutes);
+}

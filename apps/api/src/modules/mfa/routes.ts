@@ -1,0 +1,91 @@
+import {
+  detailResponseSchema,
+  errorBodySchema,
+  mfaStatusResponseSchema,
+  recoveryCodesResponseSchema,
+  totpConfirmRequestSchema,
+  totpSetupResponseSchema,
+} from '@portolan/contract';
+import type { App } from '../../context.ts';
+import { requireAuth } from '../access/index.ts';
+import {
+  confirmTotp,
+  mfaStatus,
+  regenerateRecoveryCodes,
+  removeTotp,
+  setUpTotp,
+} from './service.ts';
+import { originOf } from '../security-log/index.ts';
+
+const tags = ['mfa'];
+const security = [{ bearerAuth: [] }];
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
+/** Changing a factor needs a fresh proof of presence (issue 20 item 4). */
+const change = {
+  access: { signedIn: 'the caller’s own second factors', stepUp: true as const },
+};
+
+/** The account's second factors (issue 20 item 1): /v1/user/mfa/. */
+export async function mfaRoutes(app: App): Promise<void> {
+  const { ctx } = app;
+
+  app.get('/v1/user/mfa/', {
+    config: { access: { signedIn: 'the caller’s own second factors' } },
+    schema: {
+      tags,
+      summary: 'The account’s second factors, and until when this session needs no step-up',
+      security,
+      response: { 200: mfaStatusResponseSchema, 401: errorBodySchema },
+    },
+    handler: async (request) => mfaStatus(ctx, requireAuth(request)),
+  });
+
+  app.post('/v1/user/mfa/totp/', {
+    config: change,
+    schema: {
+      tags,
+      summary:
+        'Start setting up an authenticator app: a new secret and its otpauth:// URL, pending until confirmed',
+      security,
+      response: { 200: totpSetupResponseSchema, ...errors, 409: errorBodySchema },
+    },
+    handler: async (request) => setUpTotp(ctx, requireAuth(request)),
+  });
+
+  app.post('/v1/user/mfa/totp/confirm/', {
+    config: change,
+    schema: {
+      tags,
+      summary:
+        'Confirm the authenticator app with a code of it: TOTP is on, and the 10 recovery codes are shown this once',
+      security,
+      body: totpConfirmRequestSchema,
+      response: { 200: recoveryCodesResponseSchema, ...errors, 409: errorBodySchema },
+    },
+    handler: async (request) =>
+      confirmTotp(ctx, requireAuth(request), request.body.code, originOf(request)),
+  });
+
+  app.delete('/v1/user/mfa/totp/', {
+    config: change,
+    schema: {
+      tags,
+      summary: 'Remove the authenticator app; the recovery codes go with it',
+      security,
+      response: { 200: detailResponseSchema, ...errors, 409: errorBodySchema },
+    },
+    handler: async (request) => removeTotp(ctx, requireAuth(request), originOf(request)),
+  });
+
+  app.post('/v1/user/mfa/recovery-codes/', {
+    config: change,
+    schema: {
+      tags,
+      summary: 'New recovery codes, shown this once; the earlier ones stop working',
+      security,
+      response: { 200: recoveryCodesResponseSchema, ...errors, 409: errorBodySchema },
+    },
+    handler: async (request) =>
+      regenerateRecoveryCodes(ctx, requireAuth(request), originOf(request)),
+  });
+}
