@@ -62,6 +62,8 @@ export const ORG_PERMISSIONS = {
   'organization.roles.manage': ['OWNER', 'ADMIN'],
   /** Download everything the organization holds as an archive (issue 11): its OWNERs only. */
   'organization.data.export': ['OWNER'],
+  /** Require a second factor of every member (issue 20 item 5): its OWNERs only. */
+  'organization.security.manage': ['OWNER'],
 } as const satisfies Record<string, readonly OrgRole[]>;
 export type OrgPermission = keyof typeof ORG_PERMISSIONS;
 

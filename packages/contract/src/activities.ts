@@ -35,6 +35,8 @@ export const ACTIVITY_ACTIONS = [
   'CHANGE_PLAN',
   'UNSUBSCRIBE',
   'TOP_UP_BALANCE',
+  /** The OWNER changed the organization's security policy (data: require_mfa, grace_days). */
+  'UPDATE_SECURITY_POLICY',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 /** The actions by name, for code that records one: `ActivityAction.SIGN_IN`. */

@@ -129,6 +129,13 @@ export const ErrorCode = {
   MFA_ALREADY_ENABLED: 'MFA_ALREADY_ENABLED',
   /** Confirming TOTP that was not started, or recovery codes of an account without a factor: 409. */
   MFA_NOT_ENABLED: 'MFA_NOT_ENABLED',
+  /**
+   * The organization requires a second factor the caller has not set up (past the grace): 403 on
+   * every route of it and its workspaces. Set one up under My Settings → Security.
+   */
+  MFA_REQUIRED: 'MFA_REQUIRED',
+  /** Adding a passkey past PASSKEY_MAX_PER_ACCOUNT, or one the account already has: 409. */
+  PASSKEY_LIMIT: 'PASSKEY_LIMIT',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -208,6 +215,8 @@ export const ERROR_STATUS = {
   STEP_UP_REQUIRED: 403,
   MFA_ALREADY_ENABLED: 409,
   MFA_NOT_ENABLED: 409,
+  MFA_REQUIRED: 403,
+  PASSKEY_LIMIT: 409,
   DATA_EXPORT_NOT_READY: 409,
   DATA_EXPORT_EXPIRED: 410,
 } as const satisfies Record<ErrorCode, number>;

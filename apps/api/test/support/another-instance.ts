@@ -27,6 +27,7 @@ export async function startAnotherInstance(
     DATA_DIR: dataDir,
     SMTP_URL: t.ctx.config.smtpUrl!,
     JWT_SECRET: t.ctx.config.jwtSecret!,
+    ENCRYPTION_KEY: t.ctx.config.encryptionKey!,
     LOG_LEVEL: 'silent',
     ...env,
   });

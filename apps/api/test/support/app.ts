@@ -42,6 +42,7 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     SMTP_URL: smtpUrl,
     JWT_SECRET: crypto.randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
     ...env,
   });

@@ -1,6 +1,20 @@
-import { MEMBERSHIP_STATUSES, ROLES } from '@portolan/contract';
+import {
+  MEMBERSHIP_STATUSES,
+  MFA_GRACE_DAYS_DEFAULT,
+  MFA_POLICIES,
+  ROLES,
+} from '@portolan/contract';
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { id, timestamps, ts } from './columns.ts';
 import { users } from './users.ts';
 
@@ -21,6 +35,11 @@ export const organizations = pgTable('organizations', {
   name: text('name').notNull(),
   logo: text('logo'),
   owner_id: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+  /** What the organization requires of its members' sign-in (issue 20 item 5; MFA_POLICIES). */
+  mfa_policy: text('mfa_policy', { enum: MFA_POLICIES }).notNull().default('off'),
+  mfa_grace_days: integer('mfa_grace_days').notNull().default(MFA_GRACE_DAYS_DEFAULT),
+  /** When the current requirement began; its grace runs from here. Null while off. */
+  mfa_policy_since: ts('mfa_policy_since'),
   ...timestamps(),
   deleted_at: ts('deleted_at'),
 });

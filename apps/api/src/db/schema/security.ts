@@ -1,5 +1,15 @@
 import { SECURITY_EVENT_KINDS, SIGN_IN_METHODS } from '@portolan/contract';
-import { bigint, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { id, ts } from './columns.ts';
 import { users } from './users.ts';
 
@@ -81,4 +91,54 @@ export const securityEvents = pgTable(
     created_at: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('security_events_user_created_idx').on(t.user_id, t.created_at)],
+);
+
+/**
+ * Passkeys (WebAuthn credentials, issue 20 item 2): a second factor, and a sign-in of their own
+ * (discoverable credentials). Only the public key is kept; the private key never leaves the
+ * authenticator.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: id(),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential's id (base64url), as the authenticator names it. */
+    credential_id: text('credential_id').notNull(),
+    /** The COSE public key (base64url). */
+    public_key: text('public_key').notNull(),
+    /** The authenticator's signature counter (0 for those that keep none, such as synced passkeys). */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    name: text('name').notNull(),
+    backed_up: boolean('backed_up').notNull().default(false),
+    created_at: ts('created_at').notNull().defaultNow(),
+    last_used_at: ts('last_used_at'),
+  },
+  (t) => [
+    uniqueIndex('passkeys_credential_id_key').on(t.credential_id),
+    index('passkeys_user_idx').on(t.user_id),
+  ],
+);
+
+/**
+ * A WebAuthn ceremony in flight: the random challenge the browser's answer must sign, used once.
+ * `user_id` is null for a passwordless sign-in (the passkey names its user).
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    id: id(),
+    user_id: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', {
+      enum: ['register', 'sign_in', 'second_factor', 'step_up'],
+    }).notNull(),
+    challenge: text('challenge').notNull(),
+    expires_at: ts('expires_at').notNull(),
+    consumed_at: ts('consumed_at'),
+    created_at: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('webauthn_challenges_expires_idx').on(t.expires_at)],
 );

@@ -96,7 +96,7 @@ export const sessionActivity = pgTable('session_activity', {
 });
 
 /**
- * One-time codes (activation, password reset). Only an HMAC of the code is stored; each row
+ * One-time codes (activation, password reset, e-mail change). Only an HMAC of the code is stored; each row
  * allows a few attempts, expires, and is consumed once.
  */
 export const oneTimeCodes = pgTable(
@@ -109,7 +109,12 @@ export const oneTimeCodes = pgTable(
      * behaves exactly like one for a real code and tells nobody which it is.
      */
     user_id: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['activation', 'password_reset'] }).notNull(),
+    purpose: text('purpose', { enum: ['activation', 'password_reset', 'email_change'] }).notNull(),
+    /**
+     * An e-mail change: the new address the code was sent to (issue 20 item 7). Null for a blank
+     * one: the address was taken, so nothing is sent and no entry matches.
+     */
+    email: text('email'),
     code_hash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     expires_at: ts('expires_at').notNull(),

@@ -137,6 +137,54 @@ export function newDeviceSignInMail(
   });
 }
 
+/** To the new address of an e-mail change: the code that proves the owner reads it. */
+export function emailChangeCodeMail(ctx: MailContext, to: string, firstName: string, code: string) {
+  return layout(ctx, to, `Confirm your new ${ctx.brand} e-mail address`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [`Enter this code in ${ctx.brand} to make this your account's e-mail address:`],
+    code,
+    footer: `The code expires in ${CODE_TTL_MINUTES} minutes. If you did not ask for this, ignore this e-mail; nothing changes.`,
+  });
+}
+
+/** To the current address when a change to another is asked for: if it was not them, what to do. */
+export function emailChangeRequestedMail(
+  ctx: MailContext,
+  to: string,
+  firstName: string,
+  newEmail: string,
+) {
+  const base = ctx.publicUrl.replace(/\/+$/, '');
+  return layout(ctx, to, `A change of your ${ctx.brand} e-mail address was asked for`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [
+      `Someone signed in to your ${ctx.brand} account asked to change its e-mail address to ${newEmail}. It changes only when the code sent there is entered.`,
+      'If it was you, there is nothing to do here.',
+      'If it was not you, choose a new password now and sign out the sessions you do not recognise.',
+    ],
+    links: [
+      { label: 'Choose a new password', url: `${base}/forgot-password` },
+      { label: 'My Settings: security', url: `${base}/ps/profile?tab=security` },
+    ],
+  });
+}
+
+/** To the former address once the change is made. */
+export function emailChangedMail(
+  ctx: MailContext,
+  to: string,
+  firstName: string,
+  newEmail: string,
+) {
+  return layout(ctx, to, `Your ${ctx.brand} e-mail address was changed`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [
+      `Your ${ctx.brand} account's e-mail address is now ${newEmail}. Sign-in and e-mails use that address from now on.`,
+      `If you did not make this change, write to ${ctx.supportEmail} at once.`,
+    ],
+  });
+}
+
 /** What an invitation or an addition is to, as the mails name it. */
 export interface MembershipOffer {
   kind: 'organization' | 'client';

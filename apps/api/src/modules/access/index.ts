@@ -11,3 +11,4 @@ export {
 export { decideTenant, type Actor } from './tenant.ts';
 export { lockTenant, type TenantLock } from './locks.ts';
 export { workspaceVisibleTo } from './visibility.ts';
+export { mfaEnforcedFrom } from './mfa-policy.ts';

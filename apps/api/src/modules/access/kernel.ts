@@ -15,6 +15,7 @@ import {
   type AuthState,
   type SessionOf,
 } from './authenticate.ts';
+import { requireMfaPolicy } from './mfa-policy.ts';
 import { decideTenant, type Actor, type TenantRef } from './tenant.ts';
 
 /** Hooks a declaration runs before authentication (a per-address limit that refuses first). */
@@ -123,12 +124,15 @@ function kinds(deps: KernelDeps): { [K in KindName]: Kind<RuleOf<K>> } {
       // answers 400 naming the parameter before any lookup.
       async afterValidation(app, request, rule) {
         const auth = requireAuth(request);
-        request.actor = await decideTenant(
+        const actor = await decideTenant(
           app.ctx.db,
           auth,
           tenantOf(request, rule),
           rule.permission,
         );
+        // Then the organization's MFA policy: who may act at all learns that first.
+        requireMfaPolicy(actor, app.ctx.clock.now());
+        request.actor = actor;
       },
     },
     platformAdmin: {

@@ -12,6 +12,7 @@ import {
   loadClientStanding,
   loadOrganizationStanding,
   type ClientRow,
+  type Factors,
   type OrganizationRow,
 } from './repo.ts';
 
@@ -22,6 +23,8 @@ export interface Standing {
   /** Set on workspace routes. */
   client: ClientRow | null;
   workspaceRole: WorkspaceRole | null;
+  /** The caller's second factors (the organization's MFA policy: mfa-policy.ts). */
+  factors: Factors;
 }
 
 /** The caller as the kernel found them in the tenant of the request. */

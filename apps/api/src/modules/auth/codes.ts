@@ -6,7 +6,7 @@ import { oneTimeCodes } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { minutes, type Clock } from '../../lib/clock.ts';
 
-export type CodePurpose = 'activation' | 'password_reset';
+export type CodePurpose = 'activation' | 'password_reset' | 'email_change';
 
 /** Six random digits, uniformly drawn. */
 export const generateCode = () => crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');

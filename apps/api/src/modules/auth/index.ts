@@ -1,6 +1,7 @@
 // The auth module's face: what other modules may use of it.
 import type { App } from '../../context.ts';
 import { accountSessionRoutes } from './account-session-routes.ts';
+import { emailChangeRoutes } from './email-change-routes.ts';
 import { googleRoutes } from './google-routes.ts';
 import { passwordRoutes } from './password-routes.ts';
 import { authRoutes } from './routes.ts';
@@ -21,5 +22,6 @@ export async function authModule(app: App): Promise<void> {
   await app.register(passwordRoutes);
   await app.register(googleRoutes);
   await app.register(accountSessionRoutes);
+  await app.register(emailChangeRoutes);
 }
 export { authExporter } from './data-export.ts';

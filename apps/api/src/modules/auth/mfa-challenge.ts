@@ -11,7 +11,7 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { mfaChallenges } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
-import { checkSecondFactor, type SecondFactor } from '../mfa/index.ts';
+import { assertionOptions, checkSecondFactor, type SecondFactor } from '../mfa/index.ts';
 import { recordSecurityEvent } from '../security-log/index.ts';
 import { findUserById } from '../users/index.ts';
 import { Audience, signToken, verifyToken } from './tokens.ts';
@@ -55,9 +55,36 @@ const deadChallenge = () =>
     'This sign-in step has expired or had too many wrong codes. Sign in again.',
   );
 
+/**
+ * The live challenge a token names, read (not locked): for the passkey options of the second
+ * step. Null when the token or its challenge is dead.
+ */
+export async function liveChallengeUser(ctx: AppContext, token: string): Promise<string | null> {
+  const verified = await verifyToken(ctx.jwtKey, ctx.clock, Audience.mfa, token);
+  if (!verified) return null;
+  const [challenge] = await ctx.db
+    .select()
+    .from(mfaChallenges)
+    .where(eq(mfaChallenges.id, verified.sub));
+  const now = ctx.clock.now();
+  const live =
+    challenge &&
+    challenge.consumed_at === null &&
+    challenge.expires_at.getTime() > now.getTime() &&
+    challenge.attempts < MFA_MAX_ATTEMPTS;
+  return live ? challenge.user_id : null;
+}
+
+/** The passkey options of a sign-in's second step: a challenge for one of the user's passkeys. */
+export async function secondStepPasskeyOptions(ctx: AppContext, token: string) {
+  const userId = await liveChallengeUser(ctx, token);
+  if (!userId) throw deadChallenge();
+  return assertionOptions(ctx.db, ctx, 'second_factor', userId);
+}
+
 /** What answering a challenge gives: the user and how they signed in, or why not. */
 export type ChallengeOutcome =
-  | { ok: true; userId: string; method: SignInMethod; factor: 'totp' | 'recovery_code' }
+  | { ok: true; userId: string; method: SignInMethod; factor: 'totp' | 'recovery_code' | 'passkey' }
   | { ok: false; error: AppError };
 
 /**
@@ -125,6 +152,8 @@ export function factorRefusal(check: { reason: 'wrong' | 'locked'; field: string
   const message =
     check.field === 'code'
       ? 'That code is not right, or it was already used. Enter the newest code from your authenticator app.'
-      : 'That recovery code is not right, or it was already used.';
+      : check.field === 'passkey'
+        ? 'The passkey could not be verified. Try again, or use another way.'
+        : 'That recovery code is not right, or it was already used.';
   return new AppError(ErrorCode.INVALID_CODE, message, [{ field: check.field, message }]);
 }

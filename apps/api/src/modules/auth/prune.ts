@@ -80,7 +80,8 @@ export async function pruneAuth(
   );
   // A row a token may still name is kept: an account's unused activation code stays while the
   // account waits for activation, since each sign-in hands out a new token for that same row.
-  // Password reset codes and blank codes are named only by tokens signed when they were made.
+  // Password reset codes and blank codes are named only by tokens signed when they were made;
+  // an e-mail change code lives its 10 minutes.
   const prunedCodes = await deleteInBatches(
     db,
     oneTimeCodes,
@@ -89,7 +90,11 @@ export async function pruneAuth(
       lt(oneTimeCodes.consumed_at, codeCutoff),
       and(
         lt(oneTimeCodes.created_at, codeCutoff),
-        or(eq(oneTimeCodes.purpose, 'password_reset'), isNull(oneTimeCodes.user_id)),
+        or(
+          eq(oneTimeCodes.purpose, 'password_reset'),
+          eq(oneTimeCodes.purpose, 'email_change'),
+          isNull(oneTimeCodes.user_id),
+        ),
       ),
     ),
     options,

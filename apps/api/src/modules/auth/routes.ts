@@ -8,6 +8,9 @@ import {
   loginRequestSchema,
   loginResponseSchema,
   mfaLoginRequestSchema,
+  mfaTokenRequestSchema,
+  passkeyAssertionSchema,
+  passkeyOptionsResponseSchema,
   stepUpRequestSchema,
   stepUpResponseSchema,
   refreshRequestSchema,
@@ -20,6 +23,8 @@ import { AppError } from '../../lib/errors.ts';
 import { requireAuth } from '../access/index.ts';
 import { bearerToken } from './tokens.ts';
 import * as auth from './service.ts';
+import { assertionOptions } from '../mfa/index.ts';
+import { secondStepPasskeyOptions } from './mfa-challenge.ts';
 import { stepUp } from './step-up.ts';
 import { originOf } from '../security-log/index.ts';
 
@@ -125,10 +130,63 @@ export async function authRoutes(app: App): Promise<void> {
       response: { 200: tokenResponseSchema, ...errors },
     },
     handler: async (request) => {
-      const { mfa_token: token, code, recovery_code: recoveryCode } = request.body;
-      const proof = code !== undefined ? { code } : { recovery_code: recoveryCode! };
+      const { mfa_token: token, code, recovery_code: recoveryCode, passkey } = request.body;
+      const proof =
+        code !== undefined
+          ? { code }
+          : passkey !== undefined
+            ? { passkey, purpose: 'second_factor' as const }
+            : { recovery_code: recoveryCode! };
       return auth.loginWithSecondFactor(ctx, token, proof, originOf(request));
     },
+  });
+
+  app.post('/v1/rest-auth/app/login/mfa/passkey-options/', {
+    config: perIp(50, 'the second step of a sign-in comes before any session'),
+    schema: {
+      tags,
+      summary:
+        'The second step with a passkey: options for navigator.credentials.get() naming the account’s passkeys',
+      body: mfaTokenRequestSchema,
+      response: { 200: passkeyOptionsResponseSchema, ...errors },
+    },
+    handler: async (request) => secondStepPasskeyOptions(ctx, request.body.mfa_token),
+  });
+
+  app.post('/v1/rest-auth/passkey/options/', {
+    config: perIp(50, 'signing in with a passkey comes before any session'),
+    schema: {
+      tags,
+      summary:
+        'Start signing in with a passkey alone: options for navigator.credentials.get() (any passkey of this site)',
+      response: { 200: passkeyOptionsResponseSchema, 429: errorBodySchema },
+    },
+    handler: async () => assertionOptions(ctx.db, ctx, 'sign_in', null),
+  });
+
+  app.post('/v1/rest-auth/passkey/', {
+    config: perIp(50, 'signing in with a passkey comes before any session'),
+    schema: {
+      tags,
+      summary:
+        'Sign in with a passkey: its answer to the challenge gives the session token (a passkey is both factors)',
+      body: passkeyAssertionSchema,
+      response: { 200: tokenResponseSchema, ...errors, 403: errorBodySchema },
+    },
+    handler: async (request) => auth.loginWithPasskey(ctx, request.body, originOf(request)),
+  });
+
+  app.post('/v1/user/step-up/passkey-options/', {
+    config: { access: { signedIn: 'a proof of presence renews the caller’s own session' } },
+    schema: {
+      tags,
+      summary:
+        'Step up with a passkey: options for navigator.credentials.get() naming the account’s passkeys',
+      security: secured,
+      response: { 200: passkeyOptionsResponseSchema, 401: errorBodySchema },
+    },
+    handler: async (request) =>
+      assertionOptions(ctx.db, ctx, 'step_up', requireAuth(request).userId),
   });
 
   app.post('/v1/user/step-up/', {

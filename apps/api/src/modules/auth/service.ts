@@ -4,6 +4,7 @@ import {
   ErrorCode,
   passwordProblem,
   type MfaChallengeResponse,
+  type PasskeyAssertion,
   type RegistrationRequest,
   type SignInMethod,
 } from '@portolan/contract';
@@ -39,7 +40,7 @@ import {
   verifyEmail,
   type UserRow,
 } from '../users/index.ts';
-import { mfaMethodsOf, type SecondFactor } from '../mfa/index.ts';
+import { mfaMethodsOf, verifyAssertion, type SecondFactor } from '../mfa/index.ts';
 import { recordSecurityEvent, securityEventInsert } from '../security-log/index.ts';
 import { releaseLoginAttempt, releaseQuery, reserveLoginAttempt } from './login-failures.ts';
 import { answerChallenge, openChallenge } from './mfa-challenge.ts';
@@ -418,6 +419,34 @@ export async function startSession(
   // A new-device notice wakes the mail job through the outbox's NOTIFY: no kick on the path.
   const session = await openSession(ctx.db, ctx, user, meta, { method: 'google' }, {});
   return { token: await sessionToken(ctx, user.id, session) };
+}
+
+/**
+ * A sign-in with a passkey alone (discoverable credential): the passkey names its user and, with
+ * its user verification, is both factors. A passkey that does not verify answers like any wrong
+ * credential.
+ */
+export async function loginWithPasskey(
+  ctx: AppContext,
+  assertion: PasskeyAssertion,
+  meta: ClientMeta,
+): Promise<{ token: string }> {
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const userId = await verifyAssertion(tx, ctx, assertion, 'sign_in', null);
+    const user = userId ? await findUserById(tx, userId) : undefined;
+    if (!user || user.deleted_at !== null) return 'unknown' as const;
+    if (!user.enabled) return 'disabled' as const;
+    const session = await openSession(tx, ctx, user, meta, { method: 'passkey' }, {});
+    return { user, session };
+  });
+  if (outcome === 'disabled') throw accountDisabled();
+  if (outcome === 'unknown') {
+    throw new AppError(
+      ErrorCode.INVALID_CREDENTIALS,
+      'This passkey could not sign you in. Try again, or sign in with your e-mail and password.',
+    );
+  }
+  return { token: await sessionToken(ctx, outcome.user.id, outcome.session) };
 }
 
 /**

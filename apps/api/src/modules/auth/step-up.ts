@@ -34,7 +34,7 @@ export async function stepUp(
 ): Promise<StepUpResponse> {
   const outcome = await ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
-    let method: 'password' | 'totp' | 'recovery_code';
+    let method: 'password' | 'totp' | 'recovery_code' | 'passkey';
     if (input.password !== undefined) {
       method = 'password';
       if (!(await verifyPassword(auth.user.password_hash, input.password))) {
@@ -49,7 +49,11 @@ export async function stepUp(
       }
     } else {
       const proof =
-        input.code !== undefined ? { code: input.code } : { recovery_code: input.recovery_code! };
+        input.code !== undefined
+          ? { code: input.code }
+          : input.passkey !== undefined
+            ? { passkey: input.passkey, purpose: 'step_up' as const }
+            : { recovery_code: input.recovery_code! };
       const check = await checkSecondFactor(tx, ctx, auth.userId, proof);
       method = check.factor;
       if (!check.ok) {

@@ -2,10 +2,15 @@ import {
   detailResponseSchema,
   errorBodySchema,
   mfaStatusResponseSchema,
+  passkeyAddedResponseSchema,
+  passkeyListResponseSchema,
+  passkeyOptionsResponseSchema,
+  passkeyRegistrationSchema,
   recoveryCodesResponseSchema,
   totpConfirmRequestSchema,
   totpSetupResponseSchema,
 } from '@portolan/contract';
+import { z } from 'zod';
 import type { App } from '../../context.ts';
 import { requireAuth } from '../access/index.ts';
 import {
@@ -15,6 +20,7 @@ import {
   removeTotp,
   setUpTotp,
 } from './service.ts';
+import { addPasskey, listPasskeys, registrationOptions, removePasskey } from './passkeys.ts';
 import { originOf } from '../security-log/index.ts';
 
 const tags = ['mfa'];
@@ -87,5 +93,57 @@ export async function mfaRoutes(app: App): Promise<void> {
     },
     handler: async (request) =>
       regenerateRecoveryCodes(ctx, requireAuth(request), originOf(request)),
+  });
+
+  app.get('/v1/user/mfa/passkeys/', {
+    config: { access: { signedIn: 'the caller’s own passkeys' } },
+    schema: {
+      tags,
+      summary: 'The account’s passkeys, the oldest first',
+      security,
+      response: { 200: passkeyListResponseSchema, 401: errorBodySchema },
+    },
+    handler: async (request) => listPasskeys(ctx, requireAuth(request).userId),
+  });
+
+  app.post('/v1/user/mfa/passkeys/options/', {
+    config: change,
+    schema: {
+      tags,
+      summary:
+        'Start adding a passkey: the options for navigator.credentials.create() and the challenge to answer (5 minutes)',
+      security,
+      response: { 200: passkeyOptionsResponseSchema, ...errors, 409: errorBodySchema },
+    },
+    handler: async (request) => registrationOptions(ctx, requireAuth(request)),
+  });
+
+  app.post('/v1/user/mfa/passkeys/', {
+    config: change,
+    schema: {
+      tags,
+      summary:
+        'Add the passkey the browser made for the challenge; the account’s first factor comes with recovery codes (shown once)',
+      security,
+      body: passkeyRegistrationSchema,
+      response: { 201: passkeyAddedResponseSchema, ...errors, 409: errorBodySchema },
+    },
+    handler: async (request, reply) =>
+      reply
+        .status(201)
+        .send(await addPasskey(ctx, requireAuth(request), request.body, originOf(request))),
+  });
+
+  app.delete('/v1/user/mfa/passkeys/:id/', {
+    config: change,
+    schema: {
+      tags,
+      summary: 'Remove a passkey; the recovery codes go with the account’s last factor',
+      security,
+      params: z.strictObject({ id: z.uuid('Not a valid id.') }),
+      response: { 200: detailResponseSchema, ...errors, 404: errorBodySchema },
+    },
+    handler: async (request) =>
+      removePasskey(ctx, requireAuth(request), request.params.id, originOf(request)),
   });
 }

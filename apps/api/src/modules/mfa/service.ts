@@ -14,7 +14,8 @@ import { AppError, conflict } from '../../lib/errors.ts';
 import { base32Encode, matchTotp, newTotpSecret, otpauthUrl } from '../../lib/totp.ts';
 import type { AuthState } from '../access/index.ts';
 import { recordSecurityEvent, type RequestOrigin } from '../security-log/index.ts';
-import { lockMfa, methodsOfRow } from './factors.ts';
+import { factorsOf, lockMfa, methodsOf } from './factors.ts';
+import { countPasskeys } from './passkeys.ts';
 import {
   countUnusedRecoveryCodes,
   deleteRecoveryCodes,
@@ -31,12 +32,14 @@ const alreadyEnabled = () =>
 
 /** The account's factors, and until when the session may act without a step-up. */
 export async function mfaStatus(ctx: AppContext, auth: AuthState): Promise<MfaStatusResponse> {
-  const [row] = await ctx.db.select().from(userMfa).where(eq(userMfa.user_id, auth.userId));
-  const enabled = Boolean(row?.totp_confirmed_at);
+  const factors = await factorsOf(ctx.db, auth.userId);
+  const methods = methodsOf(factors);
   return {
-    methods: methodsOfRow(row),
-    totp: { enabled, confirmed_at: row?.totp_confirmed_at?.toISOString() ?? null },
-    recovery_codes_remaining: enabled ? await countUnusedRecoveryCodes(ctx.db, auth.userId) : 0,
+    methods,
+    totp: { enabled: factors.totp, confirmed_at: factors.totpConfirmedAt?.toISOString() ?? null },
+    passkeys: factors.passkeys,
+    recovery_codes_remaining:
+      methods.length > 0 ? await countUnusedRecoveryCodes(ctx.db, auth.userId) : 0,
     step_up_until: new Date(auth.provenAt.getTime() + ctx.config.stepUpMaxAgeMs).toISOString(),
   };
 }
@@ -93,6 +96,7 @@ export async function confirmTotp(
       .update(userMfa)
       .set({ totp_confirmed_at: now, totp_last_step: step, failures: 0, failures_since: null })
       .where(eq(userMfa.user_id, auth.userId));
+    // Fresh recovery codes come with it (those of a passkey before it stop working).
     const codes = await replaceRecoveryCodes(tx, ctx.jwtKey, auth.userId, now);
     await event(tx, auth, 'totp_enabled', now, origin);
     return { recovery_codes: codes };
@@ -112,7 +116,8 @@ export async function removeTotp(
       .update(userMfa)
       .set({ totp_secret: null, totp_confirmed_at: null, totp_last_step: null })
       .where(eq(userMfa.user_id, auth.userId));
-    await deleteRecoveryCodes(tx, auth.userId);
+    // The recovery codes go with the account's last factor.
+    if ((await countPasskeys(tx, auth.userId)) === 0) await deleteRecoveryCodes(tx, auth.userId);
     await event(tx, auth, 'totp_disabled', ctx.clock.now(), origin);
   });
   return { detail: 'Two-step verification is off. Your recovery codes no longer work.' };
@@ -125,8 +130,8 @@ export async function regenerateRecoveryCodes(
   origin: RequestOrigin,
 ): Promise<RecoveryCodesResponse> {
   return ctx.db.transaction(async (tx) => {
-    const row = await lockMfa(tx, auth.userId);
-    if (!row?.totp_confirmed_at) throw notEnabled();
+    await lockMfa(tx, auth.userId);
+    if (methodsOf(await factorsOf(tx, auth.userId)).length === 0) throw notEnabled();
     const now = ctx.clock.now();
     const codes = await replaceRecoveryCodes(tx, ctx.jwtKey, auth.userId, now);
     await event(tx, auth, 'recovery_codes_regenerated', now, origin);

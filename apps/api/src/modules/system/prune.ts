@@ -7,6 +7,7 @@ import { startJob, type Job, type RunningJob } from '../../lib/jobs.ts';
 import { pruneOutbox } from '../../lib/mail/prune.ts';
 import { deleteInBatches, type PruneOptions } from '../../lib/prune-batches.ts';
 import { pruneAuth, type AuthPruned } from '../auth/index.ts';
+import { pruneWebauthnChallenges } from '../mfa/index.ts';
 import { pruneSecurityLog } from '../security-log/index.ts';
 import { fileStorageFor, pruneUploads, type FileStorage } from '../uploads/index.ts';
 
@@ -30,6 +31,7 @@ export interface Pruned extends AuthPruned {
   rateLimits: number;
   uploads: number;
   securityEvents: number;
+  webauthnChallenges: number;
 }
 
 export interface PruneDeps extends PruneOptions {
@@ -74,6 +76,11 @@ export async function pruneOnce(ctx: PruneContext, deps: PruneDeps): Promise<Pru
     rateLimits: await attempt('rate limits', () => pruneRateLimits(ctx, now, options), 0),
     uploads: await attempt('uploads', () => pruneUploads(ctx.db, deps.uploads, now, options), 0),
     securityEvents: await attempt('security log', () => pruneSecurityLog(ctx.db, now, options), 0),
+    webauthnChallenges: await attempt(
+      'passkey challenges',
+      () => pruneWebauthnChallenges(ctx.db, now, options),
+      0,
+    ),
   };
   if (failures.length > 0) throw failures[0];
   return pruned;

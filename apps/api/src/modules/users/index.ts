@@ -11,6 +11,7 @@ export {
   findOrCreateUser,
   lastLoginUpdate,
   resetPassword,
+  setEmail,
   setPassword,
   setRegistrationNoticeAt,
   verifyEmail,

@@ -81,6 +81,15 @@ export async function verifyEmailDroppingPassword(
   return updated!;
 }
 
+/**
+ * The owner proved the new address with a code sent to it: it becomes the account's, verified.
+ * The unique index on the address refuses one another account took meanwhile (the caller
+ * answers it).
+ */
+export async function setEmail(tx: Tx, userId: string, email: string, at: Date): Promise<void> {
+  await tx.update(users).set({ email, email_verified_at: at }).where(eq(users.id, userId));
+}
+
 /** A password chosen by the signed-in owner. */
 export async function setPassword(tx: Tx, userId: string, passwordHash: string): Promise<void> {
   await tx.update(users).set({ password_hash: passwordHash }).where(eq(users.id, userId));
