@@ -6,6 +6,7 @@ import { useAuthStore } from './src/lib/auth-store';
 import { resetLoadingStore } from './src/lib/loading-store';
 import { forgetLastPage, registerNavigator } from './src/lib/navigation';
 import { queryClient } from './src/lib/query-client';
+import { resetStepUp } from './src/lib/step-up';
 
 // Pages are lazy chunks: the first render of one in a run can take a moment to transform.
 configure({ asyncUtilTimeout: 5000 });
@@ -50,6 +51,7 @@ afterEach(() => {
   queryClient.clear();
   useAuthStore.getState().clear();
   resetLoadingStore();
+  resetStepUp();
   registerNavigator(null);
   forgetLastPage();
   window.localStorage.clear();

@@ -1,4 +1,4 @@
-// My Settings, "Where you're signed in" (issue 20 item 6) against the real server: an account
+// My Settings → Security, "Where you're signed in" (issue 20 item 6) against the real server: an account
 // signed in on a laptop and on a phone sees both, signs the phone out (the phone is asked to sign
 // in again at its next request), then signs every other session out; axe at 1440 and 390 px,
 // with the confirmation dialog open.
@@ -19,8 +19,14 @@ test('an account signs its phone out, then every other session', async ({
   const phoneContext = await browser.newContext({ userAgent: PHONE_AGENT });
   const phone = await phoneContext.newPage();
   try {
+    // The phone's page reads the subscriptions 3 s after loading (spec §4): once it has, its next
+    // request is the one this test makes, not a background read meeting the revoked session.
+    const phoneSettled = phone.waitForResponse((r) =>
+      r.url().includes('/v1/me/organizations/and/subscriptions/'),
+    );
     await signIn(phone, user);
-    await signIn(page, user, '/ps/profile');
+    await phoneSettled;
+    await signIn(page, user, '/ps/profile?tab=security');
 
     const card = page.getByRole('region', { name: 'Where you’re signed in' });
     const list = card.getByRole('list', { name: 'Your sessions' });

@@ -2,6 +2,7 @@ import { HTTP_TIMEOUT_MS } from '@portolan/contract';
 import { ApiError, ClientErrorCode, isErrorBody } from './api-error';
 import { relogin, useAuthStore } from './auth-store';
 import { trackRequest } from './loading-store';
+import { requestStepUp, stepUpMethodsOf } from './step-up';
 import { showNetworkErrorToast, showServerErrorToast } from './toasts';
 
 export { ApiError, errorMessage, isApiError, loadFailureReason } from './api-error';
@@ -33,6 +34,8 @@ export interface RequestOptions {
   noNetworkErrorToast?: boolean;
   /** Opt out of the relogin on 401 (the caller handles it, e.g. the token refresh itself). */
   noAuthRedirect?: boolean;
+  /** Opt out of the step-up dialog on 403 STEP_UP_REQUIRED (the step-up call itself, a retry). */
+  noStepUp?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -76,9 +79,22 @@ function isAbortError(error: unknown): boolean {
  * The one way the web app talks to the API (spec §7): same origin, JSON, a 600000 ms timeout and
  * the stored bearer token on every call. Failures reject with an ApiError carrying the status and
  * the server's `{code, message, details?}`; 401 on an authenticated call triggers relogin, and
- * 500+ and network failures show the §8 toasts once.
+ * 500+ and network failures show the §8 toasts once. A 403 STEP_UP_REQUIRED on a call with the
+ * stored token opens the step-up dialog (lib/step-up.ts) and, once the user has proven presence,
+ * sends the call once more; cancelled, the call rejects with that 403.
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const sentAt = Date.now();
+  try {
+    return await send<T>(path, options);
+  } catch (error) {
+    const methods = options.noStepUp || options.token !== undefined ? null : stepUpMethodsOf(error);
+    if (!methods || !(await requestStepUp(methods, sentAt))) throw error;
+    return send<T>(path, { ...options, noStepUp: true });
+  }
+}
+
+async function send<T>(path: string, options: RequestOptions): Promise<T> {
   const method = options.method ?? 'GET';
   const headers = new Headers(options.headers);
   headers.set('Accept', 'application/json');

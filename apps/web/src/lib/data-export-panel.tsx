@@ -17,19 +17,12 @@ import {
   useRequestDataExport,
   type DataExportScope,
 } from './data-exports';
-import { formatDate } from './dates';
+import { formatDateTime } from './dates';
 import { EmptyListCard } from './empty-list-card';
 import { ListSkeleton } from './list-skeleton';
 import { PagePagination } from './page-pagination';
 import { QueryRetryAlert } from './retry-alert';
-import { toast } from './toasts';
-
-/** MM/DD/YYYY HH:MM, in the user's time zone. */
-function formatDateTime(iso: string): string {
-  const d = new Date(iso);
-  const time = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-  return `${formatDate(iso)} ${time}`;
-}
+import { toast, toastFailure } from './toasts';
 
 const STATUS_COLOR = {
   PENDING: 'gray',
@@ -93,7 +86,10 @@ export function DataExportPanel({ scope }: { scope: DataExportScope }) {
       setPage(1);
       toast.success('Your export has been requested. We e-mail you when it is ready.');
     } catch (error) {
-      toast.error(errorMessage(error, 'The export could not be requested. Please try again.'));
+      toastFailure(
+        error,
+        errorMessage(error, 'The export could not be requested. Please try again.'),
+      );
     }
   };
 

@@ -21,7 +21,7 @@ import { ErrorCode } from './error-codes';
 import { memberActionProblem, type MemberPlace } from './member-errors';
 import { MemberIdentity } from './member-parts';
 import { QueryRetryAlert } from './retry-alert';
-import { toast } from './toasts';
+import { toast, toastFailure } from './toasts';
 
 /**
  * The page of one member of an organization or a workspace: the way back to the list, who they
@@ -305,7 +305,7 @@ export function useMemberActions({
       toast.success(typeof done === 'string' ? done : done(result));
       return true;
     } catch (error) {
-      toast.error(memberActionProblem(error, where));
+      toastFailure(error, memberActionProblem(error, where));
       return false;
     }
   };

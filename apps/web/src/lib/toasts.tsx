@@ -1,6 +1,8 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { Messages, TOAST_DURATION_MS } from '@portolan/contract';
+import { errorMessage } from './api-error';
+import { isStepUpRequired } from './step-up';
 
 /** Fixed ids: Mantine ignores a `show` whose id is already displayed, so these never stack. */
 export const ToastId = {
@@ -113,3 +115,12 @@ export const toast = {
   error: (message: string, title?: string) => showGeneric('error', message, title),
   info: (message: string, title?: string) => showGeneric('info', message, title),
 };
+
+/**
+ * A failed action's error toast (`message`, else the error's own sentence), except when the user
+ * closed the step-up dialog the action asked for (403 STEP_UP_REQUIRED, lib/step-up.ts): they chose
+ * not to go on, and nothing else went wrong.
+ */
+export function toastFailure(error: unknown, message = errorMessage(error)): void {
+  if (!isStepUpRequired(error)) toast.error(message);
+}

@@ -3,6 +3,9 @@ import type {
   ActivationTokenResponse,
   AppLoginRequest,
   GoogleLoginResponse,
+  LoginResponse,
+  MfaChallengeResponse,
+  MfaLoginRequest,
   RegistrationRequest,
   TokenResponse,
 } from '@portolan/contract';
@@ -19,9 +22,25 @@ export interface PasswordResetResponse {
   token: string;
 }
 
-/** POST /v1/rest-auth/app/login/ {email, password} → {token}. */
+/**
+ * POST /v1/rest-auth/app/login/ {email, password} → {token}, or, for an account with a second
+ * factor, its challenge {mfa_required, mfa_token, methods} (no session yet).
+ */
 export function login(body: AppLoginRequest) {
-  return api.post<TokenResponse>('/v1/rest-auth/app/login/', body);
+  return api.post<LoginResponse>('/v1/rest-auth/app/login/', body);
+}
+
+/** The challenge of a sign-in answer, or null when it carries the session token. */
+export function challengeOf(res: object): MfaChallengeResponse | null {
+  return 'mfa_required' in res && res.mfa_required === true ? (res as MfaChallengeResponse) : null;
+}
+
+/**
+ * POST /v1/rest-auth/app/login/mfa/ {mfa_token, code} or {mfa_token, recovery_code} → {token}: the
+ * second step of a sign-in (of either kind), a session token exactly like the sign-in answer's.
+ */
+export function loginWithSecondFactor(body: MfaLoginRequest) {
+  return api.post<TokenResponse>('/v1/rest-auth/app/login/mfa/', body);
 }
 
 /**
@@ -66,7 +85,13 @@ export function confirmPasswordReset(token: string, password: string) {
   return api.post<DetailResponse>('/v1/rest-auth/password/reset/confirm/', { token, password });
 }
 
-/** POST /v1/social-auth/google/ {code, state} → {token, path} (the path given at the start, or null). */
+/** The challenge of Google sign-in's answer, with the path to go to once it is answered. */
+export type GoogleMfaChallenge = MfaChallengeResponse & { path: string | null };
+
+/**
+ * POST /v1/social-auth/google/ {code, state} → {token, path} (the path given at the start, or
+ * null), or, for an account with a second factor, its challenge with that path.
+ */
 export function googleLogin(code: string, state: string) {
   return api.post<GoogleLoginResponse>('/v1/social-auth/google/', { code, state });
 }

@@ -12,7 +12,7 @@ import { activate, resendActivationCode } from '../api/auth-api';
 import { completeSignIn } from '../../../lib/sign-in';
 import { track } from '../../../lib/analytics';
 import { AuthHeading } from '../../../lib/auth-heading';
-import { CodeInput } from './CodeInput';
+import { CodeInput } from '../../../lib/code-input';
 import { FormAlert } from './FormAlert';
 
 /** After activation the user is signed in (the answer carries a session token). */

@@ -9,7 +9,7 @@ import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
 import { codeError, emailError } from '../../../lib/validation';
 import { requestPasswordReset, verifyPasswordResetCode } from '../api/auth-api';
 import { AuthHeading } from '../../../lib/auth-heading';
-import { CodeInput } from '../components/CodeInput';
+import { CodeInput } from '../../../lib/code-input';
 import { FormAlert } from '../components/FormAlert';
 import { NewPasswordForm } from '../components/NewPasswordForm';
 

@@ -1,15 +1,16 @@
 import { Anchor, Button, Center, Loader, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ErrorCode } from '../../../lib/error-codes';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { signInDestination } from '../../../lib/auth-store';
-import { googleLogin } from '../api/auth-api';
+import { challengeOf, googleLogin, type GoogleMfaChallenge } from '../api/auth-api';
 import { completeSignIn } from '../../../lib/sign-in';
 import { track } from '../../../lib/analytics';
 import { AuthHeading } from '../../../lib/auth-heading';
 import { FormAlert } from '../components/FormAlert';
+import { MfaSignInStep } from '../components/MfaSignInStep';
 
 function failureText(error: unknown): string {
   if (error instanceof ApiError) {
@@ -25,19 +26,31 @@ function failureText(error: unknown): string {
   return errorMessage(error, 'We could not finish signing you in with Google. Please try again.');
 }
 
-/** /google-auth?code=&state=: where Google sends the user back (POST /v1/social-auth/google/). */
+/**
+ * /google-auth?code=&state=: where Google sends the user back (POST /v1/social-auth/google/). An
+ * account with a second factor answers its step here (MfaSignInStep), then goes on to `path`.
+ */
 export function GoogleAuthPage() {
   const [params] = useSearchParams();
+  const navigate = useNavigate();
   const code = params.get('code');
   const state = params.get('state');
   const denied = params.get('error');
   const started = useRef(false);
+  const [challenge, setChallenge] = useState<GoogleMfaChallenge | null>(null);
+  const [expired, setExpired] = useState<string | null>(null);
+
+  const finishSignIn = async (token: string, path: string | null) => {
+    await completeSignIn(token, signInDestination(path));
+    track('sign-in', { method: 'google' });
+  };
 
   const mutation = useMutation({
     mutationFn: async ({ code, state }: { code: string; state: string }) => {
       const res = await googleLogin(code, state);
-      await completeSignIn(res.token, signInDestination(res.path ?? null));
-      track('sign-in', { method: 'google' });
+      const second = challengeOf(res);
+      if (second) setChallenge({ ...second, path: res.path ?? null });
+      else if ('token' in res) await finishSignIn(res.token, res.path ?? null);
     },
   });
   const { mutate } = mutation;
@@ -49,13 +62,29 @@ export function GoogleAuthPage() {
     mutate({ code, state });
   }, [code, state, denied, mutate]);
 
-  const problem = denied
-    ? 'Google sign-in was cancelled or refused. Sign in again to continue.'
-    : !code || !state
-      ? 'This sign-in link is incomplete. Start again from the sign-in page.'
-      : mutation.isError
-        ? failureText(mutation.error)
-        : null;
+  if (challenge) {
+    return (
+      <MfaSignInStep
+        challenge={challenge}
+        onSignedIn={(token) => finishSignIn(token, challenge.path)}
+        onExpired={(message) => {
+          setChallenge(null);
+          setExpired(message);
+        }}
+        onBack={() => void navigate('/login')}
+      />
+    );
+  }
+
+  const problem = expired
+    ? expired
+    : denied
+      ? 'Google sign-in was cancelled or refused. Sign in again to continue.'
+      : !code || !state
+        ? 'This sign-in link is incomplete. Start again from the sign-in page.'
+        : mutation.isError
+          ? failureText(mutation.error)
+          : null;
 
   if (problem) {
     return (

@@ -9,6 +9,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import type { MfaChallengeResponse } from '@portolan/contract';
 import { IconBrandGoogle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
@@ -20,11 +21,12 @@ import { usePublicConfig } from '../../../lib/config';
 import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
 import { emailError, requiredError } from '../../../lib/validation';
 import { activationFromDetails, saveActivation } from '../api/activation-storage';
-import { googleStartUrl, login } from '../api/auth-api';
+import { challengeOf, googleStartUrl, login } from '../api/auth-api';
 import { completeSignIn } from '../../../lib/sign-in';
 import { track } from '../../../lib/analytics';
 import { AuthHeading } from '../../../lib/auth-heading';
 import { FormAlert } from '../components/FormAlert';
+import { MfaSignInStep } from '../components/MfaSignInStep';
 
 export const LoginMessages = {
   invalidCredentials: 'The e-mail or password is incorrect.',
@@ -41,7 +43,10 @@ interface LoginValues {
   password: string;
 }
 
-/** /login: e-mail and password (POST /v1/rest-auth/app/login/), or Google. */
+/**
+ * /login: e-mail and password (POST /v1/rest-auth/app/login/), or Google. An account with a second
+ * factor gets a second step (MfaSignInStep) before the session.
+ */
 export function LoginPage() {
   const [params] = useSearchParams();
   const pathQuery = params.get('path');
@@ -49,6 +54,7 @@ export function LoginPage() {
   const navigate = useNavigate();
   const { data: config } = usePublicConfig();
   const [formError, setFormError] = useState<ReactNode>(null);
+  const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
 
   const prefill = (location.state as { email?: unknown } | null)?.email;
   const form = useForm<LoginValues>({
@@ -60,11 +66,17 @@ export function LoginPage() {
     },
   });
 
+  const finishSignIn = async (token: string) => {
+    await completeSignIn(token, signInDestination(pathQuery));
+    track('sign-in', { method: 'password' });
+  };
+
   const mutation = useMutation({
     mutationFn: async (values: LoginValues) => {
-      const { token } = await login(values);
-      await completeSignIn(token, signInDestination(pathQuery));
-      track('sign-in', { method: 'password' });
+      const res = await login(values);
+      const second = challengeOf(res);
+      if (second) setChallenge(second);
+      else if ('token' in res) await finishSignIn(res.token);
     },
   });
 
@@ -121,6 +133,23 @@ export function LoginPage() {
 
   const registration = config?.features.registration ?? false;
   const google = config?.features.google_login ?? false;
+
+  if (challenge) {
+    return (
+      <MfaSignInStep
+        challenge={challenge}
+        onSignedIn={finishSignIn}
+        onExpired={(message) => {
+          setChallenge(null);
+          setFormError(message);
+        }}
+        onBack={() => {
+          setChallenge(null);
+          setFormError(null);
+        }}
+      />
+    );
+  }
 
   return (
     <>

@@ -4,11 +4,10 @@ import type { PaymentMethod } from '@portolan/contract';
 import { IconCreditCardOff, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { errorMessage } from '../../../lib/api';
 import { confirmModal } from '../../../lib/confirm';
 import { EmptyListCard } from '../../../lib/empty-list-card';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
-import { toast } from '../../../lib/toasts';
+import { toast, toastFailure } from '../../../lib/toasts';
 import {
   paymentMethodsQueryOptions,
   useAddCardCheckout,
@@ -36,7 +35,7 @@ export function CardsPage() {
         toast.success(
           `${BRAND_NAMES[card.brand]} ending in ${card.last4} is now the default card.`,
         ),
-      onError: (error) => toast.error(errorMessage(error)),
+      onError: (error) => toastFailure(error),
     });
 
   const onRemove = async (card: PaymentMethod) => {
@@ -50,7 +49,7 @@ export function CardsPage() {
     remove.mutate(card.id, {
       onSuccess: () =>
         toast.success(`${BRAND_NAMES[card.brand]} ending in ${card.last4} was removed.`),
-      onError: (error) => toast.error(errorMessage(error)),
+      onError: (error) => toastFailure(error),
     });
   };
 
@@ -63,7 +62,7 @@ export function CardsPage() {
         <Button
           leftSection={<IconPlus size={16} aria-hidden="true" />}
           loading={add.isPending}
-          onClick={() => add.mutate(undefined, { onError: (e) => toast.error(errorMessage(e)) })}
+          onClick={() => add.mutate(undefined, { onError: (e) => toastFailure(e) })}
         >
           Add card
         </Button>

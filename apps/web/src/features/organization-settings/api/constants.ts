@@ -25,6 +25,7 @@ export const ACTIVITY_LABELS: Record<ActivityAction, string> = {
   CHANGE_PLAN: 'Changed the plan',
   UNSUBSCRIBE: 'Cancelled the subscription',
   TOP_UP_BALANCE: 'Added funds to the balance',
+  UPDATE_SECURITY_POLICY: 'Changed the security policy',
 };
 
 export const STATUS_LABELS = { all: 'All', enabled: 'Enabled', pending: 'Pending' } as const;

@@ -1,6 +1,7 @@
 import type { SessionListResponse } from '@portolan/contract';
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
+import { useRefreshWithLog } from './security-events-api';
 
 const sessionsKey = ['account-sessions'] as const;
 
@@ -19,24 +20,24 @@ export function sessionsQueryOptions(page: number, limit: number) {
 
 /** DELETE /v1/user/sessions/{id}/: that session is signed out at once, on every server. */
 export function useRevokeSession() {
-  const queryClient = useQueryClient();
+  const refresh = useRefreshWithLog(sessionsKey);
   return useMutation({
     mutationFn: (id: string) =>
       api.delete<{ detail: string }>(`/v1/user/sessions/${id}/`, {
         loadingMessage: 'Signing the session out…',
       }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsKey }),
+    onSettled: refresh,
   });
 }
 
 /** POST /v1/user/sessions/revoke-others/: every session but this one is signed out. */
 export function useRevokeOtherSessions() {
-  const queryClient = useQueryClient();
+  const refresh = useRefreshWithLog(sessionsKey);
   return useMutation({
     mutationFn: () =>
       api.post<{ detail: string; revoked: number }>('/v1/user/sessions/revoke-others/', undefined, {
         loadingMessage: 'Signing the other sessions out…',
       }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsKey }),
+    onSettled: refresh,
   });
 }

@@ -37,7 +37,7 @@ describe('My Settings: where you are signed in', () => {
       [`DELETE /v1/user/sessions/${phone.id}/`]: json({ detail: 'The session was signed out.' }),
     });
     signIn();
-    renderApp('/ps/profile');
+    renderApp('/ps/profile?tab=security');
     const user = userEvent.setup();
 
     const list = await screen.findByRole('list', { name: 'Your sessions' });
@@ -70,7 +70,7 @@ describe('My Settings: where you are signed in', () => {
       }),
     });
     signIn();
-    renderApp('/ps/profile');
+    renderApp('/ps/profile?tab=security');
     const user = userEvent.setup();
 
     await screen.findByRole('list', { name: 'Your sessions' });
@@ -94,7 +94,7 @@ describe('My Settings: where you are signed in', () => {
       [`DELETE /v1/user/sessions/${phone.id}/`]: apiError(404, 'NOT_FOUND', 'No such session.'),
     });
     signIn();
-    renderApp('/ps/profile');
+    renderApp('/ps/profile?tab=security');
     const user = userEvent.setup();
 
     const title = await screen.findByText(

@@ -14,7 +14,6 @@ import { confirmModal } from '../../../lib/confirm';
 import { formatDate } from '../../../lib/dates';
 import { ListSkeleton } from '../../../lib/list-skeleton';
 import { lastActive } from '../../../lib/member-parts';
-import { PagePagination } from '../../../lib/page-pagination';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { toast } from '../../../lib/toasts';
 import {
@@ -22,6 +21,7 @@ import {
   useRevokeOtherSessions,
   useRevokeSession,
 } from '../api/sessions-api';
+import { PagedList } from './PagedList';
 
 const PAGE_SIZE = 10;
 
@@ -146,26 +146,21 @@ export function SessionsCard() {
         <QueryRetryAlert title="Your sessions could not be loaded" query={sessions} />
       )}
       {sessions.data && (
-        <Stack gap="md">
-          <Stack
-            component="ul"
-            gap={0}
-            m={0}
-            p={0}
-            style={{ listStyle: 'none' }}
-            aria-label="Your sessions"
-          >
-            {sessions.data.results.map((session) => (
-              <SessionRow
-                key={session.id}
-                session={session}
-                onSignOut={() => signOut(session)}
-                signingOut={revoke.isPending && revoke.variables === session.id}
-              />
-            ))}
-          </Stack>
-          <PagePagination total={Math.ceil(count / PAGE_SIZE)} page={page} onChange={setPage} />
-        </Stack>
+        <PagedList
+          label="Your sessions"
+          pages={Math.ceil(count / PAGE_SIZE)}
+          page={page}
+          onPage={setPage}
+        >
+          {sessions.data.results.map((session) => (
+            <SessionRow
+              key={session.id}
+              session={session}
+              onSignOut={() => signOut(session)}
+              signingOut={revoke.isPending && revoke.variables === session.id}
+            />
+          ))}
+        </PagedList>
       )}
     </Card>
   );

@@ -1,13 +1,21 @@
-import { Card, Grid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Card, Grid, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconShieldLock, IconUser } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { currentUserQueryOptions } from '../../../lib/current-user';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
+import { lazyPart } from '../../../lib/lazy-part';
 import { AvatarCard } from '../components/AvatarCard';
 import { DataExportCard } from '../components/DataExportCard';
 import { PasswordChangeForm } from '../components/PasswordChangeForm';
-import { SessionsCard } from '../components/SessionsCard';
 import { ProfileDetailsForm } from '../components/ProfileDetailsForm';
+
+// Its own chunk (with the QR code's library): loaded when the tab is first opened.
+const SecurityTab = lazyPart(() => import('../components/SecurityTab').then((m) => m.SecurityTab));
+
+/** The tabs of My Settings, by their `?tab=` value; the first one has none. */
+type Tab = 'profile' | 'security';
 
 function Section({
   title,
@@ -33,17 +41,11 @@ function Section({
   );
 }
 
-/** /ps/profile (My Settings): profile details, photo, password, sessions and your data. */
-export function ProfilePage() {
+/** The profile tab: details, password, photo and your data. */
+function ProfileTab() {
   const user = useQuery(currentUserQueryOptions());
-
   return (
-    <Stack gap="xl" maw={960}>
-      <Stack gap={4}>
-        <Title order={1}>My Settings</Title>
-        <Text c="dimmed">Your personal details, photo, password and where you are signed in.</Text>
-      </Stack>
-
+    <>
       {user.isPending && (
         <Stack gap="lg" aria-busy="true" aria-label="Loading your profile">
           <Skeleton height={180} radius="lg" />
@@ -71,13 +73,62 @@ export function ProfilePage() {
             </Section>
           </Grid.Col>
           <Grid.Col span={12}>
-            <SessionsCard />
-          </Grid.Col>
-          <Grid.Col span={12}>
             <DataExportCard />
           </Grid.Col>
         </Grid>
       )}
+    </>
+  );
+}
+
+/**
+ * /ps/profile (My Settings), in two tabs: Profile (details, photo, password, your data) and
+ * Security (`?tab=security`: two-step verification, sessions, the security log).
+ */
+export function ProfilePage() {
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = params.get('tab') === 'security' ? 'security' : 'profile';
+  const choose = (value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value === 'security') next.set('tab', value);
+    else next.delete('tab');
+    setParams(next, { replace: true, preventScrollReset: true });
+  };
+
+  return (
+    <Stack gap="xl" maw={960}>
+      <Stack gap={4}>
+        <Title order={1}>My Settings</Title>
+        <Text c="dimmed">
+          Your personal details, photo and password, and how your account is kept safe.
+        </Text>
+      </Stack>
+
+      <Tabs value={tab} onChange={choose} keepMounted={false}>
+        <Tabs.List aria-label="Settings sections" mb="xl">
+          <Tabs.Tab value="profile" leftSection={<IconUser size={16} aria-hidden="true" />}>
+            Profile
+          </Tabs.Tab>
+          <Tabs.Tab value="security" leftSection={<IconShieldLock size={16} aria-hidden="true" />}>
+            Security
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="profile">
+          <ProfileTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="security">
+          <Suspense
+            fallback={
+              <Stack gap="lg" aria-busy="true" aria-label="Loading your security settings">
+                <Skeleton height={160} radius="lg" />
+                <Skeleton height={220} radius="lg" />
+              </Stack>
+            }
+          >
+            <SecurityTab />
+          </Suspense>
+        </Tabs.Panel>
+      </Tabs>
     </Stack>
   );
 }

@@ -1,15 +1,7 @@
-import {
-  Alert,
-  Button,
-  CopyButton,
-  Group,
-  Stack,
-  Text,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import type { ShareLinkCreated } from '@portolan/contract';
-import { IconCheck, IconCopy, IconLink } from '@tabler/icons-react';
+import { IconLink } from '@tabler/icons-react';
+import { CopyTextButton } from '../../../lib/copy-button';
 import { formatDate } from '../../../lib/dates';
 
 /**
@@ -42,28 +34,11 @@ export function CreatedLink({
           style={{ flex: 1 }}
           onFocus={(event) => event.currentTarget.select()}
         />
-        <CopyButton value={link.url}>
-          {({ copied, copy }) => (
-            <>
-              <Button
-                onClick={copy}
-                color={copied ? 'teal.8' : undefined}
-                leftSection={
-                  copied ? (
-                    <IconCheck size={16} aria-hidden="true" />
-                  ) : (
-                    <IconCopy size={16} aria-hidden="true" />
-                  )
-                }
-              >
-                {copied ? 'Copied' : 'Copy link'}
-              </Button>
-              <VisuallyHidden aria-live="polite">
-                {copied ? 'The link is copied to the clipboard.' : ''}
-              </VisuallyHidden>
-            </>
-          )}
-        </CopyButton>
+        <CopyTextButton
+          value={link.url}
+          label="Copy link"
+          announcement="The link is copied to the clipboard."
+        />
       </Group>
       <Text size="sm" c="dimmed">
         {link.expires_at

@@ -1,6 +1,6 @@
-import { CODE_LENGTH } from '../../../lib/validation';
 import { Input, InputWrapperContext, PinInput, Stack } from '@mantine/core';
 import { useId } from 'react';
+import { CODE_LENGTH } from './validation';
 
 export interface CodeInputProps {
   label: string;
@@ -9,13 +9,24 @@ export interface CodeInputProps {
   error?: string | null;
   disabled?: boolean;
   autoFocus?: boolean;
+  /** The number of digits (the e-mailed codes' by default). */
+  length?: number;
 }
 
 /**
- * The 6-digit code from the e-mail: one labelled group of digit boxes. An error is a field error
- * like the others (red, announced), and every box is aria-invalid and described by it.
+ * A code of digits (the 6-digit code from the e-mail, or from an authenticator app): one labelled
+ * group of digit boxes, `autocomplete="one-time-code"`. An error is a field error like the others
+ * (red, announced), and every box is aria-invalid and described by it.
  */
-export function CodeInput({ label, value, onChange, error, disabled, autoFocus }: CodeInputProps) {
+export function CodeInput({
+  label,
+  value,
+  onChange,
+  error,
+  disabled,
+  autoFocus,
+  length = CODE_LENGTH,
+}: CodeInputProps) {
   const id = useId();
   const labelId = `${id}-label`;
   const errorId = `${id}-error`;
@@ -40,7 +51,7 @@ export function CodeInput({ label, value, onChange, error, disabled, autoFocus }
         }}
       >
         <PinInput
-          length={CODE_LENGTH}
+          length={length}
           type="number"
           oneTimeCode
           size="lg"
@@ -52,7 +63,7 @@ export function CodeInput({ label, value, onChange, error, disabled, autoFocus }
           autoFocus={autoFocus}
           aria-labelledby={labelId}
           getInputProps={(index) => ({
-            'aria-label': `${label}, digit ${index + 1} of ${CODE_LENGTH}`,
+            'aria-label': `${label}, digit ${index + 1} of ${length}`,
           })}
         />
       </InputWrapperContext>

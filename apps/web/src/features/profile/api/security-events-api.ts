@@ -1,0 +1,29 @@
+import type { SecurityEventListResponse } from '@portolan/contract';
+import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+
+/** Every read of the log: a change of the account's security (a factor, a session) invalidates it. */
+export const securityEventsKey = ['account-security-events'] as const;
+
+/** GET /v1/user/security-events/?page&limit: the account's security log, newest first. */
+export function securityEventsQueryOptions(page: number, limit: number) {
+  return queryOptions({
+    queryKey: [...securityEventsKey, page, limit],
+    queryFn: () =>
+      api.get<SecurityEventListResponse>('/v1/user/security-events/', {
+        query: { page, limit },
+        loadingMessage: 'Loading your security log…',
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Reads `key` again, and the security log: every change of the account's security is an event of it. */
+export function useRefreshWithLog(key: readonly unknown[]) {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: key }),
+      queryClient.invalidateQueries({ queryKey: securityEventsKey }),
+    ]);
+}
