@@ -248,3 +248,46 @@ describe('TOTP: the authenticator app', () => {
     expect((await status(token)).recovery_codes_remaining).toBe(10);
   });
 });
+
+describe('second-factor secrets in the logs', () => {
+  it('writes no TOTP secret, code or recovery code, even at trace level', async () => {
+    const lines: string[] = [];
+    const t = await createTestApp(
+      { LOG_LEVEL: 'trace' },
+      { logStream: { write: (line) => lines.push(line) } },
+    );
+    try {
+      const { email, password } = await registerActiveUser(t);
+      const token = await signIn(t, email, password);
+      const setup = await t.app.inject({
+        method: 'POST',
+        url: '/v1/user/mfa/totp/',
+        headers: bearer(token),
+      });
+      const { secret } = setup.json();
+      const app = authenticatorFor(t, secret);
+      const firstCode = app.code();
+      const confirmed = await t.app.inject({
+        method: 'POST',
+        url: '/v1/user/mfa/totp/confirm/',
+        headers: bearer(token),
+        payload: { code: firstCode },
+      });
+      const codes: string[] = confirmed.json().recovery_codes;
+      t.clock.advance(30_000);
+      const challenge = (await passwordStep(t, email, password)).json();
+      const secondCode = app.code();
+      await secondStep(t, challenge.mfa_token, { code: secondCode });
+      await secondStep(t, (await passwordStep(t, email, password)).json().mfa_token, {
+        recovery_code: codes[0]!,
+      });
+      const logged = lines.join('\n');
+      expect(lines.length).toBeGreaterThan(10);
+      for (const value of [secret, firstCode, secondCode, ...codes, challenge.mfa_token]) {
+        expect(logged).not.toContain(value);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
