@@ -1,3 +1,4 @@
+// engine-parity: issue 20 asks every account-security item of both engines (codes, locks, policy)
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, passkeyOptionsResponseSchema } from '@portolan/contract';

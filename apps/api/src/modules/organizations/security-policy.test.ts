@@ -1,3 +1,4 @@
+// engine-parity: issue 20 asks every account-security item of both engines (codes, locks, policy)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { complianceListResponseSchema, ErrorCode, securityPolicySchema } from '@portolan/contract';
 import { bearer, createTestApp, type TestApp } from '../../../test/support/app.ts';
