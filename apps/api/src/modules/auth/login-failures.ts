@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { loginFailures, users } from '../../db/schema/index.ts';
+import { loginFailures, passkeys, userMfa, users } from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { UserRow } from '../users/index.ts';
 
@@ -20,15 +20,16 @@ import type { UserRow } from '../users/index.ts';
  * count sees every attempt committed by those who held the lock before (a CTE's count would read
  * the statement's snapshot, taken before waiting for the lock).
  *
- * Returns the reservation (a login_failures row id), or null when the account is locked; and
- * the account of the e-mail, if there is one (whatever the reservation).
+ * Returns the reservation (a login_failures row id), or null when the account is locked; the
+ * account of the e-mail, if there is one (whatever the reservation); and whether it has a second
+ * factor.
  */
 export async function reserveLoginAttempt(
   db: Db,
   clock: Clock,
   attempt: { email: string; ip: string | undefined },
   limit: { max: number; windowMs: number },
-): Promise<{ reservation: string | null; user: UserRow | undefined }> {
+): Promise<{ reservation: string | null; user: UserRow | undefined; secondFactor: boolean }> {
   const now = clock.now();
   const since = new Date(now.getTime() - limit.windowMs);
   const reserved = db.$with('reserved').as(
@@ -45,11 +46,21 @@ export async function reserveLoginAttempt(
   );
   const [row] = await db
     .with(reserved)
-    .select({ reservation: reserved.reservation, user: users })
+    .select({
+      reservation: reserved.reservation,
+      user: users,
+      // Whether the account has a second factor: read here, so a sign-in without one costs no
+      // query more (the mfa module's tables, read in a join as the ownership rule allows).
+      secondFactor: sql<boolean>`(exists (select 1 from ${userMfa} where ${userMfa.user_id} = ${users.id} and ${userMfa.totp_confirmed_at} is not null) or exists (select 1 from ${passkeys} where ${passkeys.user_id} = ${users.id}))`,
+    })
     .from(reserved)
     .leftJoin(users, and(sql`lower(${users.email}) = ${attempt.email}`, isNull(users.deleted_at)))
     .limit(1);
-  return { reservation: row?.reservation ?? null, user: row?.user ?? undefined };
+  return {
+    reservation: row?.reservation ?? null,
+    user: row?.user ?? undefined,
+    secondFactor: Boolean(row?.secondFactor),
+  };
 }
 
 /** The deletion of a reservation, not yet run: the password was right, the attempt no failure. */

@@ -487,7 +487,7 @@ export async function login(
   const normalized = email.trim().toLowerCase();
   // Counted per e-mail whether or not an account has it, so the answers tell nobody which do;
   // the account is read in the same statement.
-  const { reservation, user } = await reserveLoginAttempt(
+  const { reservation, user, secondFactor } = await reserveLoginAttempt(
     ctx.db,
     ctx.clock,
     { email: normalized, ip: meta.ip },
@@ -513,11 +513,10 @@ export async function login(
   }
   if (!user || !ok) throw invalidCredentials();
   if (user.enabled && isActive(user)) {
-    const methods = await mfaMethodsOf(ctx.db, user.id);
-    if (methods.length > 0) {
+    if (secondFactor) {
       // The password was right: it is no failure. The session waits for the second factor.
       await releaseLoginAttempt(ctx.db, reservation);
-      return openChallenge(ctx, user.id, 'password', methods, meta);
+      return openChallenge(ctx, user.id, 'password', await mfaMethodsOf(ctx.db, user.id), meta);
     }
     // The reservation is released by the statement that opens the session.
     const session = await openSession(
