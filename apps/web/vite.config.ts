@@ -108,6 +108,14 @@ const SETTINGS_MODULES =
 const BILLING_MODULES = /[\\/]apps[\\/]web[\\/]src[\\/]features[\\/]billing[\\/]/;
 
 /**
+ * @simplewebauthn/browser, the passkey prompts (src/lib/passkeys.ts imports it when a ceremony
+ * starts): a chunk of its own. `firstLoadStandsAlone` fails the build when the entry or a first
+ * screen's chunk imports it statically (every visit would then download it).
+ */
+const WEBAUTHN_CHUNK = 'webauthn';
+const WEBAUTHN_MODULES = /[\\/]node_modules[\\/]@simplewebauthn[\\/]browser[\\/]/;
+
+/**
  * Splits the shared code in three by what reaches it through static imports: a module a public
  * first screen (PUBLIC_ENTRIES) needs goes to PUBLIC_CHUNK, else one the first signed-in screen
  * (FIRST_SCREEN_ENTRIES) needs to FIRST_SCREEN_CHUNK, else to SHARED_CHUNK. The plugin notes the
@@ -237,7 +245,7 @@ function firstScreenHtml(): Plugin {
  * 10 KB, until this check), the first signed-in screen's chunks (FIRST_SCREEN_CHUNK and those of
  * FIRST_SCREEN_ENTRIES) any of those (the dashboard then waits on the other pages' code), or the
  * public chunk or a public first screen's chunk any of those or FIRST_SCREEN_CHUNK (the sign-in
- * page then loads the signed-in pages' code).
+ * page then loads the signed-in pages' code); and the entry or any of those WEBAUTHN_CHUNK.
  */
 function firstLoadStandsAlone(): Plugin {
   return {
@@ -246,6 +254,7 @@ function firstLoadStandsAlone(): Plugin {
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
       const rules = [
+        ...chunks.filter((c) => c.isEntry).map((c) => ({ chunk: c, banned: [WEBAUTHN_CHUNK] })),
         ...chunks
           .filter((c) => c.name === SHARED_CHUNK && !c.isEntry)
           .map((c) => ({ chunk: c, banned: ['settings', 'billing'] })),
@@ -255,7 +264,10 @@ function firstLoadStandsAlone(): Plugin {
               (c.name === FIRST_SCREEN_CHUNK && !c.isEntry) ||
               (c.facadeModuleId && FIRST_SCREEN_ENTRIES.some((re) => re.test(c.facadeModuleId!))),
           )
-          .map((c) => ({ chunk: c, banned: [SHARED_CHUNK, 'settings', 'billing'] })),
+          .map((c) => ({
+            chunk: c,
+            banned: [SHARED_CHUNK, 'settings', 'billing', WEBAUTHN_CHUNK],
+          })),
         ...chunks
           .filter(
             (c) =>
@@ -264,7 +276,7 @@ function firstLoadStandsAlone(): Plugin {
           )
           .map((c) => ({
             chunk: c,
-            banned: [SHARED_CHUNK, FIRST_SCREEN_CHUNK, 'settings', 'billing'],
+            banned: [SHARED_CHUNK, FIRST_SCREEN_CHUNK, 'settings', 'billing', WEBAUTHN_CHUNK],
           })),
       ];
       for (const { chunk, banned } of rules) {
@@ -339,6 +351,8 @@ export default defineConfig({
         // (preloaded by index.html), and each page keeps only what is its own.
         codeSplitting: {
           groups: [
+            // The passkey prompts: loaded when a passkey ceremony starts, never before.
+            { name: WEBAUTHN_CHUNK, test: WEBAUTHN_MODULES, priority: 3 },
             { name: 'index', tags: ['$initial'], priority: 2 },
             // What only the members, invitations, rules and roles pages share stays off the first
             // load: the dashboard and the sign-in pages never need it.

@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { afterEach } from 'vitest';
 import { useAuthStore } from './src/lib/auth-store';
 import { resetLoadingStore } from './src/lib/loading-store';
+import { clearMfaRefusal } from './src/lib/mfa-required';
 import { forgetLastPage, registerNavigator } from './src/lib/navigation';
 import { queryClient } from './src/lib/query-client';
 import { resetStepUp } from './src/lib/step-up';
@@ -52,6 +53,7 @@ afterEach(() => {
   useAuthStore.getState().clear();
   resetLoadingStore();
   resetStepUp();
+  clearMfaRefusal();
   registerNavigator(null);
   forgetLastPage();
   window.localStorage.clear();

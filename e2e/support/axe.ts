@@ -1,6 +1,8 @@
 // Accessibility check with axe-core: fails on any serious or critical violation.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 
 const BLOCKING = new Set(['serious', 'critical']);
 
@@ -59,4 +61,41 @@ export async function expectNoSeriousA11yViolations(
     blocking,
     `serious or critical accessibility violations on ${page.url()}:\n${report}`,
   ).toEqual([]);
+}
+
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/**
+ * Loaded (no skeleton or busy region left), then axe at 1440 and at 390 px, and back to 1440.
+ * With E2E_SHOTS_DIR set, `shot` is photographed at each width too (`<name>-<width>.png`): its
+ * element, or else the whole page.
+ */
+export async function checkBothWidths(
+  page: Page,
+  testInfo: TestInfo,
+  shot?: { name: string; of?: Locator },
+) {
+  const shots = process.env.E2E_SHOTS_DIR;
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    await expect(page.locator('[aria-busy="true"], .mantine-Skeleton-root')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page, testInfo);
+    if (shots && shot) {
+      mkdirSync(shots, { recursive: true });
+      // The element where it lies on the whole page: the fixed header and toasts stay at its top.
+      const clip = await shot.of?.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return {
+          x: r.x + window.scrollX,
+          y: r.y + window.scrollY,
+          width: r.width,
+          height: r.height,
+        };
+      });
+      const file = path.join(shots, `${shot.name}-${size.width}.png`);
+      await page.screenshot({ path: file, fullPage: true, clip });
+    }
+  }
+  await page.setViewportSize(DESKTOP);
 }

@@ -11,7 +11,7 @@ import { ROOT, SERVER_ENTRY } from '../../scripts/lib/paths.ts';
 import { currentRun } from './run.ts';
 
 export interface ConfiguredServer {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>`, or `http://localhost:<port>` (see ConfiguredServerOptions). */
   baseURL: string;
   /** What the server wrote so far (for a failing test's attachment). */
   output(): string;
@@ -20,7 +20,7 @@ export interface ConfiguredServer {
 
 /** The developer's own configuration never leaks in (as support/app-server.ts does). */
 const OWN_CONFIG =
-  /^(PORT|HOST|PUBLIC_URL|DATA_DIR|DATABASE_URL|SMTP_URL|MAIL_FROM|JWT_SECRET|TRUST_PROXY|GOOGLE_.*|FEATURE_.*|ANALYTICS_.*|SUPPORT_EMAIL|INTERNAL_EMAIL_DOMAINS|CUSTOM_TEMPLATE_EMAIL_DOMAINS|FORCE_HTTPS_HOSTS|CREDENTIAL_CHECK_URL|STORAGE_URL)$/;
+  /^(PORT|HOST|PUBLIC_URL|DATA_DIR|DATABASE_URL|SMTP_URL|MAIL_FROM|JWT_SECRET|ENCRYPTION_KEY|STEP_UP_MAX_AGE_S|TRUST_PROXY|GOOGLE_.*|FEATURE_.*|ANALYTICS_.*|SUPPORT_EMAIL|INTERNAL_EMAIL_DOMAINS|CUSTOM_TEMPLATE_EMAIL_DOMAINS|FORCE_HTTPS_HOSTS|CREDENTIAL_CHECK_URL|STORAGE_URL)$/;
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -46,13 +46,23 @@ async function waitForHealth(baseURL: string, child: ChildProcess, output: () =>
   throw new Error(`the configured server did not answer within 90 s:\n${output()}`);
 }
 
+export interface ConfiguredServerOptions {
+  /**
+   * The host name the portal is addressed by (its PUBLIC_URL and `baseURL`); it listens on
+   * 127.0.0.1 either way. `localhost` for passkeys: WebAuthn takes a domain as the relying party,
+   * never an IP address.
+   */
+  hostname?: '127.0.0.1' | 'localhost';
+}
+
 /** Seeds the demo data and starts the server with `config` over the defaults. */
 export async function startConfiguredServer(
   config: Record<string, string>,
+  { hostname = '127.0.0.1' }: ConfiguredServerOptions = {},
 ): Promise<ConfiguredServer> {
   const dataDir = mkdtempSync(path.join(currentRun().dir, 'configured-'));
   const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
+  const baseURL = `http://${hostname}:${port}`;
   const env: NodeJS.ProcessEnv = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !OWN_CONFIG.test(key)),
   );
@@ -94,7 +104,7 @@ export async function startConfiguredServer(
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitForHealth(baseURL, child, () => log);
+    await waitForHealth(`http://127.0.0.1:${port}`, child, () => log);
   } catch (error) {
     await stop();
     throw error;

@@ -2,6 +2,7 @@
 // workspaces, and what an invitation leaves in the mail.
 import { expect, type APIRequestContext } from '@playwright/test';
 import { clientAddress, createActiveUser } from './accounts.ts';
+import { uniqueEmail } from './fixtures.ts';
 import type { Mailbox } from './mailbox.ts';
 import type { NewUser } from './pages.ts';
 
@@ -43,6 +44,35 @@ export async function ownerScene(request: APIRequestContext, mailbox: Mailbox): 
 
 /** The bearer header of a scene's owner. */
 export const authOf = (scene: Pick<Scene, 'token'>) => ({ Authorization: `Bearer ${scene.token}` });
+
+/** The password of the members staffMember adds. */
+export const STAFF_PASSWORD = 'Stevedore passphrase 2026';
+
+/**
+ * A STAFF member of the scene's organization, Sam Stevedore, added at once (with STAFF_PASSWORD),
+ * with Harbour as a STAFF member.
+ */
+export async function staffMember(request: APIRequestContext, scene: Scene) {
+  const email = uniqueEmail('staff');
+  const added = await request.post(`/v1/organizations/${scene.orgId}/users/force-invitation/`, {
+    headers: authOf(scene),
+    data: {
+      email,
+      role: 'STAFF',
+      first_name: 'Sam',
+      last_name: 'Stevedore',
+      password: STAFF_PASSWORD,
+    },
+  });
+  expect(added.status(), await added.text()).toBe(201);
+  const userId = ((await added.json()) as { user: { id: string } }).user.id;
+  const granted = await request.post(
+    `/v1/organizations/${scene.orgId}/users/${userId}/clients/grant_access/`,
+    { headers: authOf(scene), data: { clients: [{ client_id: scene.harbour, role: 'STAFF' }] } },
+  );
+  expect(granted.ok(), await granted.text()).toBe(true);
+  return { email, password: STAFF_PASSWORD, userId };
+}
 
 /** The path and query of the invitation link in the newest invitation e-mail to `email`. */
 export async function invitationLink(

@@ -4,28 +4,17 @@
 // recovery code, each in the security log; and a plan change on a server whose step-up window is
 // 3 s asks for the password in the step-up dialog, then goes through. Axe at 1440 and 390 px on the
 // Security tab, the sign-in's code step and the step-up dialog.
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { createActiveUser } from '../support/accounts.ts';
+import { checkBothWidths } from '../support/axe.ts';
 import { billingUrl } from '../support/billing.ts';
 import { startConfiguredServer, type ConfiguredServer } from '../support/configured-server.ts';
 import { DEMO_ORGANIZATION, DEMO_OWNER } from '../support/demo.ts';
-import { expect, expectNoSeriousA11yViolations } from '../support/fixtures.ts';
+import { expect } from '../support/fixtures.ts';
 import { enterCode, expectDashboard, fillSignIn } from '../support/pages.ts';
 import { logoutViaMenu, signIn, test } from '../support/session.ts';
 import { totpCode, totpStep } from '../support/totp.ts';
-
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1440, height: 900 };
-
-/** Loaded (no skeleton or busy region left), then axe at 1440 and at 390 px. */
-async function checkBothWidths(page: Page, testInfo: TestInfo) {
-  for (const size of [DESKTOP, PHONE]) {
-    await page.setViewportSize(size);
-    await expect(page.locator('[aria-busy="true"], .mantine-Skeleton-root')).toHaveCount(0);
-    await expectNoSeriousA11yViolations(page, testInfo);
-  }
-  await page.setViewportSize(DESKTOP);
-}
+import { confirmTotpSetup, startTotpSetup, twoStepCard } from '../support/two-step.ts';
 
 const codeStep = (page: Page) =>
   page.getByRole('heading', { level: 1, name: 'Two-step verification' });
@@ -38,7 +27,7 @@ test('an account turns on two-step verification, then signs in with its app and 
   test.setTimeout(120_000);
   const user = await createActiveUser(request, mailbox, 'two-step');
   await signIn(page, user, '/ps/profile?tab=security');
-  const card = page.getByRole('region', { name: /^Two-step verification/ });
+  const card = twoStepCard(page);
   const log = page.getByRole('region', { name: 'Security log' });
 
   let secret = '';
@@ -46,20 +35,10 @@ test('an account turns on two-step verification, then signs in with its app and 
   let recoveryCodes: string[] = [];
   await test.step('sets up the authenticator app from the Security tab', async () => {
     await expect(card.getByText('Off', { exact: true })).toBeVisible();
-    await card.getByRole('button', { name: 'Set up authenticator app' }).click();
-    await expect(
-      card.getByRole('img', { name: 'QR code to scan with your authenticator app' }),
-    ).toBeVisible();
-    secret = (await card.getByTestId('totp-secret').innerText()).replace(/\s+/g, '');
-    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    secret = await startTotpSetup(page);
     await checkBothWidths(page, testInfo);
 
-    enrolledStep = totpStep();
-    await enterCode(page, totpCode(secret, enrolledStep));
-    await card.getByRole('button', { name: 'Turn on' }).click();
-    const list = card.getByRole('list', { name: 'Your recovery codes' });
-    await expect(list.getByRole('listitem')).toHaveCount(10);
-    recoveryCodes = await list.getByRole('listitem').allInnerTexts();
+    ({ step: enrolledStep, recoveryCodes } = await confirmTotpSetup(page, secret));
     await checkBothWidths(page, testInfo);
 
     const download = page.waitForEvent('download');

@@ -36,7 +36,7 @@ test.describe('analytics off (the run’s server has no analytics id or URL)', (
     const foreign = foreignRequests(page, [origin]);
 
     await page.goto('/login');
-    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
     await signIn(page, account);
     await page.getByRole('button', { name: /^Account menu/ }).click();
     await page.getByRole('menuitem', { name: 'Profile' }).click();
@@ -85,7 +85,7 @@ test.describe('analytics on (a server of this spec, with a sink double)', () => 
     const seen = () => sink.records().map((r) => `${r.type} ${r.name} ${r.path}`);
     try {
       await page.goto('/login');
-      await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
       await expect.poll(seen).toContain('pageview Login /login');
 
       await fillSignIn(page, DEMO_OWNER.email, DEMO_OWNER.password);

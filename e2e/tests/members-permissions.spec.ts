@@ -4,9 +4,9 @@
 // also photographed.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
-import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from '../support/fixtures.ts';
-import { authOf, ownerScene, type Scene } from '../support/scenes.ts';
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, expectNoSeriousA11yViolations, test } from '../support/fixtures.ts';
+import { authOf, ownerScene, staffMember, type Scene } from '../support/scenes.ts';
 import { signIn } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SHOTS_DIR;
@@ -16,29 +16,6 @@ async function check(page: Page, testInfo: TestInfo, name: string) {
   if (!SHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-/** A STAFF member of the organization, added at once, with Harbour as a STAFF member. */
-async function staffMember(request: APIRequestContext, scene: Scene) {
-  const email = uniqueEmail('staff');
-  const added = await request.post(`/v1/organizations/${scene.orgId}/users/force-invitation/`, {
-    headers: authOf(scene),
-    data: {
-      email,
-      role: 'STAFF',
-      first_name: 'Sam',
-      last_name: 'Stevedore',
-      password: 'Stevedore passphrase 2026',
-    },
-  });
-  expect(added.status(), await added.text()).toBe(201);
-  const userId = ((await added.json()) as { user: { id: string } }).user.id;
-  const granted = await request.post(
-    `/v1/organizations/${scene.orgId}/users/${userId}/clients/grant_access/`,
-    { headers: authOf(scene), data: { clients: [{ client_id: scene.harbour, role: 'STAFF' }] } },
-  );
-  expect(granted.ok(), await granted.text()).toBe(true);
-  return { email, userId };
 }
 
 test('an owner changes a member’s organization role', async ({

@@ -2,6 +2,7 @@ import { HTTP_TIMEOUT_MS } from '@portolan/contract';
 import { ApiError, ClientErrorCode, isErrorBody } from './api-error';
 import { relogin, useAuthStore } from './auth-store';
 import { trackRequest } from './loading-store';
+import { isMfaRequired, reportMfaRequired } from './mfa-required';
 import { requestStepUp, stepUpMethodsOf } from './step-up';
 import { showNetworkErrorToast, showServerErrorToast } from './toasts';
 
@@ -81,7 +82,8 @@ function isAbortError(error: unknown): boolean {
  * the server's `{code, message, details?}`; 401 on an authenticated call triggers relogin, and
  * 500+ and network failures show the §8 toasts once. A 403 STEP_UP_REQUIRED on a call with the
  * stored token opens the step-up dialog (lib/step-up.ts) and, once the user has proven presence,
- * sends the call once more; cancelled, the call rejects with that 403.
+ * sends the call once more; cancelled, the call rejects with that 403. A 403 MFA_REQUIRED (an
+ * organization's policy refuses the user) leads to My Settings → Security (lib/mfa-required.ts).
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const sentAt = Date.now();
@@ -169,6 +171,8 @@ async function send<T>(path: string, options: RequestOptions): Promise<T> {
     if (response.status === 401 && authenticated && !options.noAuthRedirect) {
       useAuthStore.getState().setIsAuth(false);
       relogin();
+    } else if (authenticated && isMfaRequired(error)) {
+      reportMfaRequired(error);
     } else if (response.status >= 500 && !options.noServerErrorToast) {
       showServerErrorToast();
     }

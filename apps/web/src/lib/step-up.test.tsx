@@ -1,9 +1,9 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppProviders } from '../app/providers';
 import { apiError, json, mockApi } from '../test/api-mock';
 import { signIn } from '../test/render-app';
+import { renderGlobalUi, steppedUp, stepUpRequired } from '../test/step-up';
 import { ApiError, api } from './api';
 import { useAuthStore } from './auth-store';
 import { useStepUpStore } from './step-up';
@@ -11,19 +11,6 @@ import { useStepUpStore } from './step-up';
 const CHANGE = 'POST /v1/organizations/o1/grade-changes/checkout/';
 const STEP_UP = 'POST /v1/user/step-up/';
 const TITLE = 'Confirm it’s you';
-
-const stepUpRequired = (methods: string[] = ['password', 'totp', 'recovery_code']) =>
-  apiError(403, 'STEP_UP_REQUIRED', 'For your security, confirm it is you.', { methods });
-const steppedUp = json({ detail: 'Thank you.', step_up_until: '2099-01-01T00:00:00.000Z' });
-
-/** The page-independent UI (where the dialog lives) around nothing. */
-function renderGlobalUi() {
-  return render(
-    <AppProviders env="test">
-      <div />
-    </AppProviders>,
-  );
-}
 
 const changePlan = () =>
   api.post<{ plan: string }>(
@@ -136,7 +123,7 @@ describe('step-up (403 STEP_UP_REQUIRED)', () => {
   });
 
   it.each([[[]], [['passkey']]])(
-    'without a password or a code to ask for (methods %j), offers only to sign in again',
+    'without a proof this browser can give (methods %j; jsdom has no WebAuthn), offers only to sign in again',
     async (methods: string[]) => {
       mockApi({ [CHANGE]: stepUpRequired(methods) });
       signIn();

@@ -10,12 +10,12 @@ const STEP_UP_REQUIRED: ErrorCode = 'STEP_UP_REQUIRED';
 
 /**
  * How the step-up dialog asks the user to prove they are there: the proofs of a 403
- * STEP_UP_REQUIRED's `details.methods` that the web app can ask for, in its order (a passkey is
- * not asked for here yet: offered alone, the dialog says to sign in again).
+ * STEP_UP_REQUIRED's `details.methods` that the web app can ask for, in its order (the dialog
+ * leaves out a passkey when the browser cannot use one).
  */
-export type StepUpMethod = 'password' | 'totp' | 'recovery_code';
+export type StepUpMethod = 'password' | 'totp' | 'passkey' | 'recovery_code';
 
-const STEP_UP_METHODS: readonly StepUpMethod[] = ['password', 'totp', 'recovery_code'];
+const STEP_UP_METHODS: readonly StepUpMethod[] = ['password', 'totp', 'passkey', 'recovery_code'];
 
 /**
  * The step-up dialog's state (issue 20 item 8): `methods` while a sensitive call waits for the

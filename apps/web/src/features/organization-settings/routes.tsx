@@ -16,7 +16,8 @@ export interface OrganizationSettingsExtra {
 /**
  * ps/organization-settings/:orgId (redirects to detail): detail (Information), clients
  * (Workspaces, with :clientId/modules, :clientId/applications, :clientId/edit), users/:type
- * (internal or external, with :userId) and activities; and a member's workspace access
+ * (internal or external, with :userId), activities, security (the MFA policy, OWNERs) and
+ * data-export; and a member's workspace access
  * (ps/organizations/:orgId/users/:userId/client-access). `lazyPage` is the router's chunk loader.
  */
 export function organizationSettingsRoutes(
@@ -98,6 +99,11 @@ export function organizationSettingsRoutes(
             name: 'ps-OrgActivities',
           }),
           lazy: lazyPage(() => import('./pages/ActivitiesPage').then((m) => m.ActivitiesPage)),
+        },
+        {
+          path: 'security',
+          handle: handle({ title: 'Organization Security', crumb: 'Security' }),
+          lazy: lazyPage(() => import('./pages/SecurityPage').then((m) => m.SecurityPage)),
         },
         {
           path: 'data-export',

@@ -6,6 +6,8 @@ import type {
   LoginResponse,
   MfaChallengeResponse,
   MfaLoginRequest,
+  PasskeyAssertion,
+  PasskeyOptionsResponse,
   RegistrationRequest,
   TokenResponse,
 } from '@portolan/contract';
@@ -36,11 +38,39 @@ export function challengeOf(res: object): MfaChallengeResponse | null {
 }
 
 /**
- * POST /v1/rest-auth/app/login/mfa/ {mfa_token, code} or {mfa_token, recovery_code} → {token}: the
- * second step of a sign-in (of either kind), a session token exactly like the sign-in answer's.
+ * POST /v1/rest-auth/app/login/mfa/ {mfa_token} and one of {code}, {recovery_code}, {passkey}
+ * → {token}: the second step of a sign-in (of either kind), a session token exactly like the
+ * sign-in answer's.
  */
 export function loginWithSecondFactor(body: MfaLoginRequest) {
   return api.post<TokenResponse>('/v1/rest-auth/app/login/mfa/', body);
+}
+
+/**
+ * POST /v1/rest-auth/app/login/mfa/passkey-options/ {mfa_token} → {challenge_id, options}: a
+ * challenge for one of the account's passkeys, to answer in the second step ({mfa_token, passkey}).
+ */
+export function secondStepPasskeyOptions(mfaToken: string) {
+  return api.post<PasskeyOptionsResponse>(
+    '/v1/rest-auth/app/login/mfa/passkey-options/',
+    { mfa_token: mfaToken },
+    { loadingMessage: 'Preparing the passkey request…' },
+  );
+}
+
+/** POST /v1/rest-auth/passkey/options/ → {challenge_id, options}: any passkey of this site may answer. */
+export function passkeySignInOptions() {
+  return api.post<PasskeyOptionsResponse>('/v1/rest-auth/passkey/options/', undefined, {
+    loadingMessage: 'Preparing the passkey request…',
+  });
+}
+
+/**
+ * POST /v1/rest-auth/passkey/ {challenge_id, response} → {token}: a sign-in with a passkey alone
+ * (it is both factors), a session token exactly like the sign-in answer's.
+ */
+export function loginWithPasskey(body: PasskeyAssertion) {
+  return api.post<TokenResponse>('/v1/rest-auth/passkey/', body, { loadingMessage: 'Signing in…' });
 }
 
 /**

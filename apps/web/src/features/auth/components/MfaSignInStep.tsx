@@ -1,28 +1,28 @@
 import { Button, Stack } from '@mantine/core';
-import type { MfaChallengeResponse } from '@portolan/contract';
+import { MFA_METHODS, type MfaChallengeResponse, type MfaMethod } from '@portolan/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api';
 import { AuthHeading } from '../../../lib/auth-heading';
 import { ErrorCode } from '../../../lib/error-codes';
-import type { StepUpMethod } from '../../../lib/step-up';
-import { loginWithSecondFactor } from '../api/auth-api';
+import { passkeysSupported } from '../../../lib/passkeys';
+import { loginWithSecondFactor, secondStepPasskeyOptions } from '../api/auth-api';
 import { FormAlert } from './FormAlert';
-import { ProofInputs, useProof, type ProofBody } from './ProofField';
+import { ProofAlert, ProofInputs, ProofSubmit, useProof } from './ProofField';
+import type { ProofBody } from './proof-rules';
 
 export const MfaSignInMessages = {
   expired:
     'This sign-in took too long or had too many wrong codes. Sign in again to get a new code step.',
   signInFailed: 'We could not sign you in right now. Please try again in a moment.',
-  passkeyOnly: 'The second step of this account is a passkey, which this page cannot ask for yet.',
+  passkeyUnsupported:
+    'The second step of this account is a passkey, and this browser cannot use passkeys. Sign in with a recent Chrome, Edge, Firefox or Safari.',
 } as const;
 
-/** The second factors this step asks for (a passkey is not asked for here yet). */
-type CodeMethod = Exclude<StepUpMethod, 'password'>;
-const isCodeMethod = (m: string): m is CodeMethod => m === 'totp' || m === 'recovery_code';
-
-const INTRO: Record<CodeMethod, string> = {
+const INTRO: Record<MfaMethod, string> = {
   totp: 'Enter the 6-digit code your authenticator app shows for Portolan.',
+  passkey:
+    'Use your passkey for Portolan: your device asks for your fingerprint, face or screen lock.',
   recovery_code: 'Enter one of the recovery codes you saved when you turned this on.',
 };
 
@@ -37,16 +37,20 @@ export interface MfaSignInStepProps {
 }
 
 /**
- * The second step of a sign-in (issue 20 item 3): a code from the authenticator app, or a
- * recovery code, for the challenge the first step answered (POST /v1/rest-auth/app/login/mfa/).
+ * The second step of a sign-in (issue 20 item 3): a code from the authenticator app, a passkey or
+ * a recovery code, for the challenge the first step answered (POST /v1/rest-auth/app/login/mfa/),
+ * the first offered in the contract's order (a passkey first when the account has no app). A
+ * browser without WebAuthn is not offered the passkey.
  */
 export function MfaSignInStep(props: MfaSignInStepProps) {
-  const methods = props.challenge.methods.filter(isCodeMethod);
-  if (methods.length > 0) return <CodeStep {...props} methods={methods} />;
+  const methods = MFA_METHODS.filter(
+    (m) => props.challenge.methods.includes(m) && (m !== 'passkey' || passkeysSupported()),
+  );
+  if (methods.length > 0) return <ProofStep {...props} methods={methods} />;
   return (
     <>
       <AuthHeading title="Two-step verification" />
-      <FormAlert kind="info">{MfaSignInMessages.passkeyOnly}</FormAlert>
+      <FormAlert kind="info">{MfaSignInMessages.passkeyUnsupported}</FormAlert>
       <Button variant="default" fullWidth size="md" onClick={props.onBack}>
         Back
       </Button>
@@ -54,14 +58,14 @@ export function MfaSignInStep(props: MfaSignInStepProps) {
   );
 }
 
-function CodeStep({
+function ProofStep({
   challenge,
   methods,
   onSignedIn,
   onExpired,
   onBack,
-}: MfaSignInStepProps & { methods: CodeMethod[] }) {
-  const proof = useProof(methods);
+}: MfaSignInStepProps & { methods: MfaMethod[] }) {
+  const proof = useProof(methods, () => secondStepPasskeyOptions(challenge.mfa_token));
   const [signingIn, setSigningIn] = useState(false);
 
   const verify = useMutation({
@@ -71,10 +75,10 @@ function CodeStep({
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const body = proof.check();
-    if (!body) return;
     let token: string;
     try {
+      const body = await proof.answer();
+      if (!body) return;
       ({ token } = await verify.mutateAsync(body));
     } catch (error) {
       if (error instanceof ApiError && error.code === ErrorCode.INVALID_TOKEN) {
@@ -98,13 +102,17 @@ function CodeStep({
   return (
     <>
       <AuthHeading title="Two-step verification">{INTRO[proof.method]}</AuthHeading>
-      {proof.formError && <FormAlert>{proof.formError}</FormAlert>}
+      <ProofAlert {...proof.alert} />
       <form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Stack gap="md">
           <ProofInputs {...proof.inputs} />
-          <Button type="submit" fullWidth size="md" loading={verify.isPending || signingIn}>
-            Verify
-          </Button>
+          <ProofSubmit
+            method={proof.method}
+            label="Verify"
+            fullWidth
+            size="md"
+            loading={proof.prompting || verify.isPending || signingIn}
+          />
           <Button variant="default" fullWidth size="md" onClick={onBack}>
             Back
           </Button>

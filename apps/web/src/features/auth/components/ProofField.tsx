@@ -1,22 +1,26 @@
-import { Anchor, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { RECOVERY_CODE_PATTERN, TOTP_DIGITS } from '@portolan/contract';
+import { Anchor, Button, PasswordInput, Stack, TextInput, type ButtonProps } from '@mantine/core';
+import { TOTP_DIGITS, type PasskeyOptionsResponse } from '@portolan/contract';
+import { IconKey } from '@tabler/icons-react';
 import { useState, type ChangeEvent } from 'react';
-import { ApiError, errorMessage } from '../../../lib/api';
 import { CodeInput } from '../../../lib/code-input';
-import { ErrorCode } from '../../../lib/error-codes';
-import type { StepUpMethod } from '../../../lib/step-up';
+import { signWithPasskey } from '../../../lib/passkeys';
+import { FormAlert } from './FormAlert';
+import {
+  proofBody,
+  proofError,
+  proofProblem,
+  type ProofBody,
+  type ProofMethod,
+  type TypedProof,
+} from './proof-rules';
 
 /**
- * One proof of presence (issue 20): the password, a code from the authenticator app or a recovery
- * code. Used by the sign-in's second step (a code or a recovery code) and by the step-up dialog
- * (any of the three, as the server offers them).
+ * The form parts of one proof of presence (proof-rules.ts): its field, the switches to the other
+ * proofs offered, the submit ("Use a passkey" for a passkey) and the alert above them. Used by the
+ * sign-in's second step and by the step-up dialog.
  */
-export type ProofMethod = StepUpMethod;
 
-/** What the server's body names each proof. */
-export type ProofBody = { password: string } | { code: string } | { recovery_code: string };
-
-const FIELD_LABELS: Record<ProofMethod, string> = {
+const FIELD_LABELS: Record<TypedProof, string> = {
   password: 'Password',
   totp: 'Code from your authenticator app',
   recovery_code: 'Recovery code',
@@ -25,88 +29,19 @@ const FIELD_LABELS: Record<ProofMethod, string> = {
 const SWITCH_LABELS: Record<ProofMethod, string> = {
   password: 'Use your password instead',
   totp: 'Use a code from your authenticator app instead',
+  passkey: 'Use a passkey instead',
   recovery_code: 'Use a recovery code instead',
 };
 
-export const ProofMessages = {
-  missingPassword: 'Enter your password.',
-  missingCode: `Enter the ${TOTP_DIGITS}-digit code from your authenticator app.`,
-  missingRecoveryCode: 'Enter one of your recovery codes, as written.',
-  wrongPassword: 'This is not your password. Check it and try again.',
-  wrongCode: 'That code is not right. Check your authenticator app and try again.',
-  wrongRecoveryCode: 'That recovery code is not right, or it has been used already.',
-  tooManyAttempts: 'Too many attempts. Try again in a few minutes.',
-  unavailable: 'We could not check it right now. Please try again in a moment.',
-} as const;
-
-/** The check before calling the API, with the API's rules. */
-export function proofProblem(method: ProofMethod, value: string): string | null {
-  const compact = value.replace(/\s+/g, '');
-  if (method === 'password') return value ? null : ProofMessages.missingPassword;
-  if (method === 'totp')
-    return new RegExp(`^\\d{${TOTP_DIGITS}}$`).test(compact) ? null : ProofMessages.missingCode;
-  return RECOVERY_CODE_PATTERN.test(compact) ? null : ProofMessages.missingRecoveryCode;
-}
-
-export function proofBody(method: ProofMethod, value: string): ProofBody {
-  if (method === 'password') return { password: value };
-  const compact = value.replace(/\s+/g, '');
-  return method === 'totp' ? { code: compact } : { recovery_code: compact };
-}
-
-const FIELD_OF: Record<ProofMethod, string> = {
-  password: 'password',
-  totp: 'code',
-  recovery_code: 'recovery_code',
-};
-
-/**
- * Where a refused proof's message goes: on the field (a wrong password or code, a validation
- * detail naming it) or above the form (too many attempts, the server unreachable, anything else).
- */
-export function proofError(
-  error: unknown,
-  method: ProofMethod,
-): { field: string | null; form: string | null } {
-  if (!(error instanceof ApiError)) return { field: null, form: errorMessage(error) };
-  const detail = error.fieldErrors.find(
-    (d) => d.field.replace(/^body\./, '') === FIELD_OF[method],
-  )?.message;
-  switch (error.code) {
-    case ErrorCode.WRONG_PASSWORD:
-      return { field: ProofMessages.wrongPassword, form: null };
-    case ErrorCode.INVALID_CODE:
-      // The server's detail says more (a code already used); else the usual sentence.
-      return {
-        field:
-          detail ??
-          (method === 'recovery_code' ? ProofMessages.wrongRecoveryCode : ProofMessages.wrongCode),
-        form: null,
-      };
-    case ErrorCode.TOO_MANY_ATTEMPTS:
-    case ErrorCode.RATE_LIMITED:
-      return { field: null, form: ProofMessages.tooManyAttempts };
-    default:
-      if (detail) return { field: detail, form: null };
-      return {
-        field: null,
-        form:
-          error.status >= 500 || error.status === 0
-            ? ProofMessages.unavailable
-            : errorMessage(error),
-      };
-  }
-}
-
 interface ProofFieldProps {
-  method: ProofMethod;
+  method: TypedProof;
   value: string;
   onChange: (value: string) => void;
   error: string | null;
   autoFocus?: boolean;
 }
 
-/** The field of one proof: a password input, the code's digit boxes, or a recovery code's text. */
+/** The field of a typed proof: a password input, the code's digit boxes, or a recovery code's text. */
 function ProofField({ method, value, onChange, error, autoFocus }: ProofFieldProps) {
   if (method === 'totp') {
     return (
@@ -173,32 +108,52 @@ function ProofSwitches({
 }
 
 /**
- * The state of a proof form: the method chosen (the first offered at first), its value, and the
- * field's and the form's error. `check` says whether the value may be sent (else the field says
- * why) and gives its body; `refused` puts the server's refusal where it belongs.
+ * The state of a proof form: the method chosen (the first offered at first), its value, the
+ * field's and the form's error, and a quiet note (the passkey prompt closed). `answer` gives the
+ * body to send: for a passkey, once the browser signed the challenge `passkeyOptions` got (it
+ * rejects when it could not); else the value, or null when it may not be sent (the field says
+ * why). `refused` puts a refusal where it belongs.
  */
-export function useProof<M extends ProofMethod>(methods: readonly M[]) {
+export function useProof<M extends ProofMethod>(
+  methods: readonly M[],
+  passkeyOptions: () => Promise<PasskeyOptionsResponse>,
+) {
   const [method, setMethod] = useState<M>(methods[0]!);
   const [value, setValue] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [alert, setAlert] = useState<{ error: string | null; note: string | null }>({
+    error: null,
+    note: null,
+  });
+  const [prompting, setPrompting] = useState(false);
+  const chosen: ProofMethod = method;
   return {
     method,
-    formError,
-    check: (): ProofBody | null => {
-      setFormError(null);
-      const problem = proofProblem(method, value);
+    alert,
+    /** The browser's passkey prompt (and the call for its challenge) is open. */
+    prompting,
+    answer: async (): Promise<ProofBody | null> => {
+      setAlert({ error: null, note: null });
+      if (chosen === 'passkey') {
+        setPrompting(true);
+        try {
+          return { passkey: await signWithPasskey(await passkeyOptions()) };
+        } finally {
+          setPrompting(false);
+        }
+      }
+      const problem = proofProblem(chosen, value);
       setFieldError(problem);
-      return problem ? null : proofBody(method, value);
+      return problem ? null : proofBody(chosen, value);
     },
     refused: (error: unknown) => {
-      const { field, form } = proofError(error, method);
+      const { field, form, note } = proofError(error, chosen);
       setFieldError(field);
-      setFormError(form);
+      setAlert({ error: form, note });
     },
     inputs: {
       methods,
-      method,
+      method: chosen,
       value,
       error: fieldError,
       onChange: (next: string) => {
@@ -209,13 +164,22 @@ export function useProof<M extends ProofMethod>(methods: readonly M[]) {
         setMethod(next as M);
         setValue('');
         setFieldError(null);
-        setFormError(null);
+        setAlert({ error: null, note: null });
       },
     },
   };
 }
 
-/** The field of the chosen proof (focused), then the switches to the other ones offered. */
+/** What went wrong with the proof (red), or the quiet note that no passkey was used. */
+export function ProofAlert({ error, note }: ReturnType<typeof useProof>['alert']) {
+  if (error) return <FormAlert>{error}</FormAlert>;
+  return note ? <FormAlert kind="info">{note}</FormAlert> : null;
+}
+
+/**
+ * The field of the chosen proof (focused; a passkey has none), then the switches to the other
+ * ones offered.
+ */
 export function ProofInputs({
   methods,
   method,
@@ -226,15 +190,41 @@ export function ProofInputs({
 }: ReturnType<typeof useProof>['inputs']) {
   return (
     <>
-      <ProofField
-        key={method}
-        method={method}
-        value={value}
-        onChange={onChange}
-        error={error}
-        autoFocus
-      />
+      {method !== 'passkey' && (
+        <ProofField
+          key={method}
+          method={method}
+          value={value}
+          onChange={onChange}
+          error={error}
+          autoFocus
+        />
+      )}
       <ProofSwitches methods={methods} current={method} onSwitch={onSwitch} />
     </>
+  );
+}
+
+/**
+ * The form's submit: `label` for a typed proof; for a passkey "Use a passkey", focused when
+ * chosen (it stands where the field would).
+ */
+export function ProofSubmit({
+  method,
+  label,
+  ...props
+}: { method: ProofMethod; label: string } & ButtonProps) {
+  const passkey = method === 'passkey';
+  return (
+    <Button
+      key={passkey ? 'passkey' : 'typed'}
+      type="submit"
+      autoFocus={passkey}
+      data-autofocus={passkey || undefined}
+      leftSection={passkey ? <IconKey size={18} aria-hidden="true" /> : undefined}
+      {...props}
+    >
+      {passkey ? 'Use a passkey' : label}
+    </Button>
   );
 }

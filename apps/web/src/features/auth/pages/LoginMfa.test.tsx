@@ -4,20 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { useAuthStore } from '../../../lib/auth-store';
 import { ada, apiError, json, mockApi, publicConfig } from '../../../test/api-mock';
 import { renderApp } from '../../../test/render-app';
+import { signInWithPassword } from '../../../test/second-step';
 import { MfaSignInMessages } from '../components/MfaSignInStep';
 
 const LOGIN = 'POST /v1/rest-auth/app/login/';
 const MFA = 'POST /v1/rest-auth/app/login/mfa/';
 const challenge = { mfa_required: true, mfa_token: 'mfa-1', methods: ['totp', 'recovery_code'] };
-
-async function signInWithPassword() {
-  const user = userEvent.setup();
-  await user.type(await screen.findByRole('textbox', { name: 'E-mail' }), 'ada@example.com');
-  await user.type(screen.getByLabelText(/^Password/), 'correct horse battery');
-  await user.click(screen.getByRole('button', { name: 'Sign in' }));
-  await screen.findByRole('heading', { level: 1, name: 'Two-step verification' });
-  return user;
-}
 
 const digit = (n: number) => screen.getByRole('textbox', { name: new RegExp(`digit ${n} of 6`) });
 
@@ -133,20 +125,6 @@ describe('LoginPage: the second step', () => {
       'Too many attempts. Try again in a few minutes.',
     );
     expect(screen.getByRole('heading', { level: 1, name: 'Two-step verification' })).toBeVisible();
-  });
-  it('a second step of a passkey alone, which the page cannot ask for, says so', async () => {
-    mockApi({
-      'GET /v1/config': json(publicConfig),
-      [LOGIN]: json({ ...challenge, methods: ['passkey'] }),
-    });
-    renderApp('/login');
-    const user = await signInWithPassword();
-    expect(screen.getByText(MfaSignInMessages.passkeyOnly)).toBeVisible();
-    expect(screen.queryByRole('textbox')).toBeNull();
-    await user.click(screen.getByRole('button', { name: 'Back' }));
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'Sign in to Portolan' }),
-    ).toBeVisible();
   });
 });
 

@@ -19,6 +19,7 @@ import { ApiError, errorMessage } from '../../../lib/api';
 import { signInDestination } from '../../../lib/auth-store';
 import { usePublicConfig } from '../../../lib/config';
 import { applyFieldErrors, withAriaInvalid } from '../../../lib/forms';
+import { passkeysSupported } from '../../../lib/passkeys';
 import { emailError, requiredError } from '../../../lib/validation';
 import { activationFromDetails, saveActivation } from '../api/activation-storage';
 import { challengeOf, googleStartUrl, login } from '../api/auth-api';
@@ -27,6 +28,7 @@ import { track } from '../../../lib/analytics';
 import { AuthHeading } from '../../../lib/auth-heading';
 import { FormAlert } from '../components/FormAlert';
 import { MfaSignInStep } from '../components/MfaSignInStep';
+import { PasskeySignInButton, passkeySignInProblem } from '../components/PasskeySignInButton';
 
 export const LoginMessages = {
   invalidCredentials: 'The e-mail or password is incorrect.',
@@ -44,8 +46,8 @@ interface LoginValues {
 }
 
 /**
- * /login: e-mail and password (POST /v1/rest-auth/app/login/), or Google. An account with a second
- * factor gets a second step (MfaSignInStep) before the session.
+ * /login: e-mail and password (POST /v1/rest-auth/app/login/), a passkey alone, or Google. An
+ * account with a second factor gets a second step (MfaSignInStep) after its password or Google.
  */
 export function LoginPage() {
   const [params] = useSearchParams();
@@ -54,6 +56,8 @@ export function LoginPage() {
   const navigate = useNavigate();
   const { data: config } = usePublicConfig();
   const [formError, setFormError] = useState<ReactNode>(null);
+  // A quiet word above the form: the passkey prompt was closed, nothing failed.
+  const [formNote, setFormNote] = useState<string | null>(null);
   const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
 
   const prefill = (location.state as { email?: unknown } | null)?.email;
@@ -66,9 +70,9 @@ export function LoginPage() {
     },
   });
 
-  const finishSignIn = async (token: string) => {
+  const finishSignIn = async (token: string, method = 'password') => {
     await completeSignIn(token, signInDestination(pathQuery));
-    track('sign-in', { method: 'password' });
+    track('sign-in', { method });
   };
 
   const mutation = useMutation({
@@ -120,8 +124,16 @@ export function LoginPage() {
     }
   };
 
+  const passkeyFailed = (error: unknown) => {
+    const problem = passkeySignInProblem(error);
+    if (!problem) handleError(error);
+    else if (problem.note) setFormNote(problem.text);
+    else setFormError(problem.text);
+  };
+
   const onSubmit = form.onSubmit(async (values) => {
     setFormError(null);
+    setFormNote(null);
     const email = values.email.trim();
     form.setFieldValue('email', email);
     try {
@@ -133,6 +145,7 @@ export function LoginPage() {
 
   const registration = config?.features.registration ?? false;
   const google = config?.features.google_login ?? false;
+  const passkeys = passkeysSupported();
 
   if (challenge) {
     return (
@@ -158,6 +171,7 @@ export function LoginPage() {
       </AuthHeading>
 
       {formError && <FormAlert>{formError}</FormAlert>}
+      {formNote && !formError && <FormAlert kind="info">{formNote}</FormAlert>}
 
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
@@ -185,19 +199,33 @@ export function LoginPage() {
         </Stack>
       </form>
 
-      {google && (
+      {(passkeys || google) && (
         <>
           <Divider label="or" labelPosition="center" my="lg" />
-          <Button
-            component="a"
-            href={googleStartUrl(pathQuery)}
-            variant="default"
-            fullWidth
-            size="md"
-            leftSection={<IconBrandGoogle size={18} aria-hidden="true" />}
-          >
-            Sign in with Google
-          </Button>
+          <Stack gap="sm">
+            {passkeys && (
+              <PasskeySignInButton
+                onStart={() => {
+                  setFormError(null);
+                  setFormNote(null);
+                }}
+                onSignedIn={(token) => finishSignIn(token, 'passkey')}
+                onError={passkeyFailed}
+              />
+            )}
+            {google && (
+              <Button
+                component="a"
+                href={googleStartUrl(pathQuery)}
+                variant="default"
+                fullWidth
+                size="md"
+                leftSection={<IconBrandGoogle size={18} aria-hidden="true" />}
+              >
+                Sign in with Google
+              </Button>
+            )}
+          </Stack>
         </>
       )}
 

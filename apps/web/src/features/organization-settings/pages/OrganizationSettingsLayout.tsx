@@ -6,6 +6,7 @@ import {
   IconFileZip,
   IconReceipt2,
   IconLayoutGrid,
+  IconShieldLock,
   IconUserShare,
   IconUsers,
 } from '@tabler/icons-react';
@@ -17,8 +18,8 @@ import { useOrganization } from '../api/org-settings-api';
 
 /**
  * ps/organization-settings/:orgId: the organization's name and a sub-navigation (Information,
- * Workspaces, Internal and External users, Activities) above the page. The users and the
- * activities only for those who may read them.
+ * Workspaces, Internal and External users, Activities, Security, Data export, Billing) above the
+ * page. Each tab only for those who may use it.
  */
 export function OrganizationSettingsLayout() {
   const { orgId, query, role } = useOrganization();
@@ -49,6 +50,12 @@ export function OrganizationSettingsLayout() {
       ...tab,
       shown: can({ orgRole: role }, 'organization.roles.read'),
     })),
+    {
+      to: `${base}/security`,
+      label: 'Security',
+      icon: IconShieldLock,
+      shown: can({ orgRole: role }, 'organization.security.manage'),
+    },
     {
       to: `${base}/data-export`,
       label: 'Data export',

@@ -7,9 +7,10 @@ import { queryOptions, useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { useRefreshWithLog } from './security-events-api';
 
-const mfaKey = ['account-mfa'] as const;
+/** The account's factors: a change of its passkeys reads them again too. */
+export const mfaKey = ['account-mfa'] as const;
 
-/** GET /v1/user/mfa/: the account's second factor (TOTP on or off, recovery codes left). */
+/** GET /v1/user/mfa/: the account's second factors (TOTP on or off, passkeys, recovery codes left). */
 export function mfaStatusQueryOptions() {
   return queryOptions({
     queryKey: mfaKey,

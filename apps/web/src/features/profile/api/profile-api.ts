@@ -28,7 +28,7 @@ export function changePassword(body: PasswordChangeBody) {
 }
 
 /** Keeps the cached user and the persisted auth state (e-mail, avatar) in step with the server. */
-function useStoreUser() {
+export function useStoreUser() {
   const queryClient = useQueryClient();
   return (user: User) => {
     queryClient.setQueryData(currentUserKey, user);

@@ -18,12 +18,14 @@ export function securityEventsQueryOptions(page: number, limit: number) {
   });
 }
 
-/** Reads `key` again, and the security log: every change of the account's security is an event of it. */
-export function useRefreshWithLog(key: readonly unknown[]) {
+/**
+ * Reads `keys` again, and the security log: every change of the account's security is an event
+ * of it.
+ */
+export function useRefreshWithLog(...keys: (readonly unknown[])[]) {
   const queryClient = useQueryClient();
   return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: key }),
-      queryClient.invalidateQueries({ queryKey: securityEventsKey }),
-    ]);
+    Promise.all(
+      [...keys, securityEventsKey].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+    );
 }

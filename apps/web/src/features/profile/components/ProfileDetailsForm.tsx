@@ -73,7 +73,7 @@ export function ProfileDetailsForm({ user }: { user: User }) {
           value={user.email}
           readOnly
           disabled
-          description="Your sign-in e-mail cannot be changed here."
+          description="Change it under E-mail address, below."
         />
         <PersonNameFields form={form} />
         <TextInput

@@ -10,7 +10,7 @@ export const RECOVERY_CODES_FILE = 'portolan-recovery-codes.txt';
 export function recoveryCodesText(codes: readonly string[], email: string | null): string {
   return [
     `${TOTP_ISSUER} recovery codes${email ? ` for ${email}` : ''}`,
-    `Made ${new Date().toISOString().slice(0, 10)}. Each code signs you in once, in place of a code from your authenticator app.`,
+    `Made ${new Date().toISOString().slice(0, 10)}. Each code signs you in once, in place of your authenticator app or passkey.`,
     '',
     ...codes,
     '',
@@ -18,8 +18,8 @@ export function recoveryCodesText(codes: readonly string[], email: string | null
 }
 
 /**
- * Recovery codes just made (after turning two-step verification on, or new ones): shown this once,
- * with Copy and Download, until the user says they are saved.
+ * Recovery codes just made (after turning two-step verification on, adding the first passkey, or
+ * new ones): shown this once, with Copy and Download, until the user says they are saved.
  */
 export function RecoveryCodes({
   codes,
@@ -40,7 +40,7 @@ export function RecoveryCodes({
         title="Save your recovery codes"
         icon={<IconKey size={18} aria-hidden="true" />}
       >
-        If you lose your phone, each code signs you in once instead of a code from the app. They are
+        If you lose your phone or your passkey, each code signs you in once in their place. They are
         shown only now: keep them somewhere safe, such as a password manager.
       </Alert>
       <SimpleGrid

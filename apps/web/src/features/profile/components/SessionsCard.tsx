@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { AccountSession, SessionDevice } from '@portolan/contract';
 import {
   IconDeviceDesktop,
@@ -21,6 +21,7 @@ import {
   useRevokeOtherSessions,
   useRevokeSession,
 } from '../api/sessions-api';
+import { IconRow } from './IconRow';
 import { PagedList } from './PagedList';
 
 const PAGE_SIZE = 10;
@@ -46,37 +47,32 @@ function SessionRow({
   onSignOut: () => void;
   signingOut: boolean;
 }) {
-  const DeviceIcon = DEVICE_ICONS[session.device];
   const name = sessionName(session);
   return (
-    <Group component="li" justify="space-between" gap="sm" py="sm" wrap="wrap">
-      <Group gap="sm" wrap="nowrap" align="flex-start" miw={0}>
-        <ThemeIcon variant="light" size="lg" radius="md" aria-hidden="true">
-          <DeviceIcon size={20} stroke={1.6} />
-        </ThemeIcon>
-        <Stack gap={2} miw={0}>
-          <Group gap="xs">
-            <Text fw={600}>{name}</Text>
-            {session.current && <Badge variant="light">This device</Badge>}
-          </Group>
-          <Text size="sm" c="dimmed">
-            {session.ip ?? 'Unknown address'} · signed in {formatDate(session.created_at)} · last
-            active: {lastActive(session.last_active_at).toLowerCase()}
-          </Text>
-        </Stack>
-      </Group>
-      {!session.current && (
-        <Button
-          variant="default"
-          size="xs"
-          loading={signingOut}
-          onClick={onSignOut}
-          aria-label={`Sign out ${name}`}
-        >
-          Sign out
-        </Button>
-      )}
-    </Group>
+    <IconRow
+      icon={DEVICE_ICONS[session.device]}
+      name={name}
+      badges={session.current && <Badge variant="light">This device</Badge>}
+      details={
+        <>
+          {session.ip ?? 'Unknown address'} · signed in {formatDate(session.created_at)} · last
+          active: {lastActive(session.last_active_at).toLowerCase()}
+        </>
+      }
+      action={
+        !session.current && (
+          <Button
+            variant="default"
+            size="xs"
+            loading={signingOut}
+            onClick={onSignOut}
+            aria-label={`Sign out ${name}`}
+          >
+            Sign out
+          </Button>
+        )
+      }
+    />
   );
 }
 

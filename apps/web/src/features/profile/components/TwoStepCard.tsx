@@ -164,8 +164,9 @@ export function TwoStepCard() {
   const removeTotp = async () => {
     const confirmed = await confirmModal({
       title: 'Remove two-step verification?',
-      content:
-        'Signing in will need only your password again, and your recovery codes stop working.',
+      content: status.data?.passkeys
+        ? 'Codes from your authenticator app will no longer be asked for. Your passkeys and recovery codes stay.'
+        : 'Signing in will need only your password again, and your recovery codes stop working.',
       confirmLabel: 'Remove',
       danger: true,
     });

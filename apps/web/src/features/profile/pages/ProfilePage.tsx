@@ -8,6 +8,8 @@ import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { lazyPart } from '../../../lib/lazy-part';
 import { AvatarCard } from '../components/AvatarCard';
 import { DataExportCard } from '../components/DataExportCard';
+import { EmailChangeCard } from '../components/EmailChangeCard';
+import { MfaRequiredAlert } from '../components/MfaRequiredAlert';
 import { PasswordChangeForm } from '../components/PasswordChangeForm';
 import { ProfileDetailsForm } from '../components/ProfileDetailsForm';
 
@@ -61,6 +63,12 @@ function ProfileTab() {
             <Stack gap="xl">
               <Section title="Profile" description="How you appear to the people you work with.">
                 <ProfileDetailsForm key={user.data.user_id} user={user.data} />
+              </Section>
+              <Section
+                title="E-mail address"
+                description="The address you sign in with and where we write to you."
+              >
+                <EmailChangeCard email={user.data.email} />
               </Section>
               <Section title="Password" description="Change the password you sign in with.">
                 <PasswordChangeForm email={user.data.email} />
@@ -117,16 +125,19 @@ export function ProfilePage() {
           <ProfileTab />
         </Tabs.Panel>
         <Tabs.Panel value="security">
-          <Suspense
-            fallback={
-              <Stack gap="lg" aria-busy="true" aria-label="Loading your security settings">
-                <Skeleton height={160} radius="lg" />
-                <Skeleton height={220} radius="lg" />
-              </Stack>
-            }
-          >
-            <SecurityTab />
-          </Suspense>
+          <Stack gap="xl">
+            <MfaRequiredAlert />
+            <Suspense
+              fallback={
+                <Stack gap="lg" aria-busy="true" aria-label="Loading your security settings">
+                  <Skeleton height={160} radius="lg" />
+                  <Skeleton height={220} radius="lg" />
+                </Stack>
+              }
+            >
+              <SecurityTab />
+            </Suspense>
+          </Stack>
         </Tabs.Panel>
       </Tabs>
     </Stack>
