@@ -2,7 +2,7 @@
 import type { App } from '../../context.ts';
 import { mfaRoutes } from './routes.ts';
 
-export { checkSecondFactor, mfaMethodsOf, type FactorCheck, type SecondFactor } from './factors.ts';
+export { checkSecondFactor, mfaMethodsOf, type SecondFactor } from './factors.ts';
 export { assertionOptions, verifyAssertion } from './passkeys.ts';
 export { pruneWebauthnChallenges } from './prune.ts';
 

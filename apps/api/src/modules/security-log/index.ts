@@ -7,10 +7,9 @@ export {
   recordSecurityEvent,
   securityEventInsert,
   type RequestOrigin,
-  type SecurityEventRecord,
 } from './events.ts';
 export { securityLogExporter } from './data-export.ts';
-export { pruneSecurityLog, SECURITY_EVENT_RETENTION_MS } from './prune.ts';
+export { pruneSecurityLog } from './prune.ts';
 
 /** The account's security log (issue 20 item 8): /v1/user/security-events/. */
 export async function securityLogModule(app: App): Promise<void> {
