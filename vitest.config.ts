@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     projects: [
       'packages/contract/vitest.config.ts',
+      'packages/sdk/vitest.config.ts',
       'apps/api/vitest.config.ts',
       'apps/web/vitest.config.ts',
     ],

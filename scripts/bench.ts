@@ -9,7 +9,8 @@
 // ours) and on the Django REST reference answering the same JSON (bench/reference/, gunicorn);
 // the organization list's p50 at limit 250 and 20, one request at a time, and its SQL statements
 // per request (counted on the wire); sign-ins per second against raw argon2id verifications per
-// second; the server's memory 10 s after start and after the load. Then a table of them all.
+// second; a tenant read with an API key against a session (issue 21); the server's memory 10 s
+// after start and after the load. Then a table of them all.
 //
 // wrk and the reference's Debian packages are installed when missing and running as root; else
 // the bench prints the apt-get line and stops (wrk) or leaves the reference column out.
@@ -17,6 +18,7 @@
 // leaves PGlite out. Numbers, not pass/fail: performance targets live here, not in timed tests.
 import crypto from 'node:crypto';
 import { benchCli, withBenchServer, type BenchServer } from './lib/bench.ts';
+import { compareKeyToSession } from './bench/api-key-read.ts';
 import { startBareServer, type BareServer } from './bench/bare.ts';
 import { HOT_READS, captureAnswers, checkReference, compareHotReads } from './bench/hot-reads.ts';
 import { memoryOf, servingProcesses, type Memory } from './bench/processes.ts';
@@ -216,6 +218,7 @@ async function bench(engine: 'pglite' | 'postgres', adminUrl?: string): Promise<
       }
 
       rows.push(...(await listLatency(server.base, token, postgres)));
+      rows.push(await compareKeyToSession(server.base, token, shape, postgres));
       rows.push(
         await measureSignIn({
           base: server.base,

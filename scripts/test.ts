@@ -123,7 +123,12 @@ const VITEST_PASSES: { name: string; args: string[]; alongside?: () => void }[] 
     : [
         {
           name: 'web',
-          args: ['--project=contract', '--project=web', `--maxWorkers=${availableParallelism()}`],
+          args: [
+            '--project=contract',
+            '--project=sdk',
+            '--project=web',
+            `--maxWorkers=${availableParallelism()}`,
+          ],
         },
         {
           name: 'api',

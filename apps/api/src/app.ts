@@ -31,14 +31,17 @@ import { registerSecurity } from './plugins/security.ts';
 import { registerSpa } from './plugins/static-spa.ts';
 import { registerAccess } from './modules/access/index.ts';
 import { activitiesModule } from './modules/activities/index.ts';
+import { ApiKeyResolver, apiKeysModule } from './modules/api-keys/index.ts';
 import { authModule, liveSessionOf, SessionCache, stepUpMethodsOf } from './modules/auth/index.ts';
 import { mfaModule } from './modules/mfa/index.ts';
 import { securityLogModule } from './modules/security-log/index.ts';
 import { billingModule, renewalJob } from './modules/billing/index.ts';
 import { clientsModule } from './modules/clients/index.ts';
 import { dataExportJob, dataExportsModule } from './modules/data-exports/index.ts';
+import { eventsModule } from './modules/events/index.ts';
 import { notificationsModule } from './modules/notifications/index.ts';
 import { membersModule } from './modules/members/index.ts';
+import { ensureSigningKey, moduleLaunchModule } from './modules/module-launch/index.ts';
 import { invitationsModule, revokePendingInvitations } from './modules/invitations/index.ts';
 import { organizationsModule } from './modules/organizations/index.ts';
 import { permissionsModule } from './modules/permissions/index.ts';
@@ -46,6 +49,7 @@ import { isPlatformAdmin, releaseNotesModule } from './modules/release-notes/ind
 import { shareLinksModule } from './modules/share-links/index.ts';
 import { pruneJob, systemModule } from './modules/system/index.ts';
 import { uploadsModule } from './modules/uploads/index.ts';
+import { webhookJob, webhooksModule } from './modules/webhooks/index.ts';
 import { LastActive, usersModule } from './modules/users/index.ts';
 import {
   pathOf,
@@ -107,6 +111,10 @@ const MODULES = [
   releaseNotesModule,
   shareLinksModule,
   dataExportsModule,
+  apiKeysModule,
+  eventsModule,
+  moduleLaunchModule,
+  webhooksModule,
 ];
 
 /** JSON bodies above this answer 413. Uploads have their own limit. */
@@ -197,6 +205,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
     credentials: deps.credentialChecker ?? createCredentialChecker(config, { clock, log: app.log }),
     sessions: new SessionCache(deps.database, deps.database.db, clock),
     lastActive: new LastActive(deps.database.db, clock, app.log),
+    apiKeys: new ApiKeyResolver(deps.database.db, clock, app.log, config.apiKeyRateLimit),
     revokePendingInvitations,
   };
   app.decorate('ctx', ctx);
@@ -209,6 +218,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
   // The request kernel before any route: each declares its access (modules/access).
   registerAccess(app, {
     sessionOf: liveSessionOf,
+    keyOf: (ctx, key, ip) => ctx.apiKeys.keyOf(ctx, key, ip),
     isPlatformAdmin: (app, userId) => isPlatformAdmin(app.ctx.db, userId),
     stepUpMethods: (app, auth) => stepUpMethodsOf(app.ctx, auth),
   });
@@ -221,6 +231,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
   ctx.sessions.start();
   app.addHook('onClose', async () => ctx.sessions.stop());
   app.addHook('onClose', async () => ctx.lastActive.settled());
+  app.addHook('onClose', async () => ctx.apiKeys.settled());
+  // A key to sign module launch tokens, before the first request (every instance: the first to
+  // find none makes it, under a lock, so instances starting together make one).
+  // A database out of reach at that moment stops nothing: the first launch makes the key then.
+  app.addHook('onReady', async () => {
+    await ensureSigningKey(ctx).catch((err: unknown) =>
+      app.log.warn({ err }, 'no module launch signing key yet: the first launch will make it'),
+    );
+  });
   // The S3 client's SDK is loaded only by a server with a store, and before it listens.
   if (config.storage) {
     const storage = config.storage;
@@ -236,6 +255,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
       ...(config.features.billing ? [renewalJob(ctx)] : []),
       dataExportJob(ctx, app.log),
       pruneJob(ctx, app.log),
+      webhookJob(ctx, app.log),
     ];
     app.addHook('onReady', async () => {
       running = startJobs(jobs, app.log);

@@ -98,6 +98,33 @@ describe('configuration', () => {
     );
   });
 
+  it('reads MODULE_URLS: each module code once, with an http(s) URL', () => {
+    expect(loadConfig({}).moduleUrls).toEqual({});
+    expect(
+      loadConfig({
+        MODULE_URLS: ' TR=https://tr.example.com/launch?from=portolan , pf=http://localhost:4100/,',
+      }).moduleUrls,
+    ).toEqual({
+      TR: 'https://tr.example.com/launch?from=portolan',
+      PF: 'http://localhost:4100/',
+    });
+  });
+
+  it.each([
+    ['XX=https://x.example.com/', '"XX" is not a module code'],
+    ['TR', 'an entry without ='],
+    ['TR=', 'TR: not a URL'],
+    ['TR=tr.example.com/launch', 'TR: not a URL'],
+    ['TR=ftp://tr.example.com/', 'TR: the URL must start with http:// or https://'],
+    ['TR=https://a.example.com/,TR=https://b.example.com/', 'TR is given twice'],
+    ['TR=https://ops:hunter2@tr.example.com/', 'TR: the URL must not hold a user name or password'],
+  ])('stops on MODULE_URLS=%s, naming it and the problem', (value, problem) => {
+    expect(() => loadConfig({ MODULE_URLS: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ MODULE_URLS: value })).toThrow(`MODULE_URLS: ${problem}`);
+    // A password in it is never repeated.
+    expect(() => loadConfig({ MODULE_URLS: value })).not.toThrow(/hunter2/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({
       port: 3000,

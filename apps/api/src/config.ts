@@ -4,9 +4,11 @@ import { z } from 'zod';
 import {
   APP_PROFILE_NAMES,
   APP_VERSION,
+  MODULE_CODES,
   NOTIFICATION_HEARTBEAT_MS,
   STEP_UP_MAX_AGE_S_DEFAULT,
   type AppProfile,
+  type ModuleCode,
 } from '@portolan/contract';
 import { parseStorageUrl, StorageUrlError, type S3Settings } from './lib/s3/storage-url.ts';
 
@@ -56,6 +58,87 @@ const url = (protocols: string[]) =>
       `expected a URL starting with ${protocols.join(' or ')}//`,
     );
 
+const isModuleCode = (code: string): code is ModuleCode =>
+  (MODULE_CODES as readonly string[]).includes(code);
+
+/**
+ * MODULE_URLS (issue 21 item 4): where each module's own app receives a launch, as
+ * `TR=https://tr.example.com/launch,PF=http://localhost:4100/` (a comma inside a URL written
+ * %2C). Each code once, a module code; each URL http(s) without a user name or password (the
+ * browser posts the launch token to it).
+ */
+const moduleUrls = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const urls: Partial<Record<ModuleCode, string>> = {};
+    const entries = (value ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    for (const entry of entries) {
+      const at = entry.indexOf('=');
+      const code = (at < 0 ? entry : entry.slice(0, at)).trim().toUpperCase();
+      const target = at < 0 ? '' : entry.slice(at + 1).trim();
+      const problem =
+        at < 0
+          ? 'an entry without ='
+          : !isModuleCode(code)
+            ? `${/^\w{1,20}$/.test(code) ? `"${code}"` : 'a code'} is not a module code (${MODULE_CODES.join(', ')})`
+            : urls[code] !== undefined
+              ? `${code} is given twice`
+              : launchUrlProblem(code, target);
+      if (problem) ctx.addIssue({ code: 'custom', message: `${problem}; write CODE=URL,…` });
+      else urls[code as ModuleCode] = target;
+    }
+    return urls;
+  });
+
+/** What is wrong with a module's launch URL (never repeating it: it could hold a password). */
+function launchUrlProblem(code: ModuleCode, target: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(target);
+  } catch {
+    return `${code}: not a URL`;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return `${code}: the URL must start with http:// or https://`;
+  if (parsed.username || parsed.password)
+    return `${code}: the URL must not hold a user name or password`;
+  return null;
+}
+
+/** A duration as WEBHOOK_RETRY_SCHEDULE writes it: a whole number and a unit (`5s`, `30m`, `24h`, `2d`). */
+const DURATION = /^(\d{1,6})(s|m|h|d)$/;
+const DURATION_UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/**
+ * A comma-separated list of durations, in milliseconds (WEBHOOK_RETRY_SCHEDULE: the waits after
+ * each failed attempt). Each from 1 second (no retry loops hot) to 7 days; 1 to 20 of them.
+ */
+const durationList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, ctx) => {
+      const parts = value.split(',').map((s) => s.trim());
+      const delays = parts.map((part) => {
+        const match = DURATION.exec(part);
+        if (!match) return NaN;
+        return Number(match[1]) * DURATION_UNIT_MS[match[2] as keyof typeof DURATION_UNIT_MS];
+      });
+      if (parts.length > 20 || delays.some((d) => !(d >= 1_000 && d <= 7 * 86_400_000))) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'expected 1 to 20 durations from 1s to 7d separated by commas, such as 5s,5m,30m,2h,1d',
+        });
+        return z.NEVER;
+      }
+      return delays;
+    });
+
 const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -75,6 +158,8 @@ const envSchema = z.object({
   ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /** A sensitive action needs a sign-in or step-up this recent (issue 20 item 4). */
   STEP_UP_MAX_AGE_S: z.coerce.number().int().min(1).max(86_400).default(STEP_UP_MAX_AGE_S_DEFAULT),
+  /** Requests one API key may make a minute, counted by each server process (issue 21 item 1). */
+  API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_ISSUER: url(['http:', 'https:']).default('https://accounts.google.com'),
@@ -97,6 +182,8 @@ const envSchema = z.object({
   ANALYTICS_URL: url(['http:', 'https:']).optional(),
   /** The marketplace-seller credential checker's endpoint; unset: every credential counts as valid. */
   CREDENTIAL_CHECK_URL: url(['http:', 'https:']).optional(),
+  /** Where each module's own app receives a launch; unset: every module keeps its page in Portolan. */
+  MODULE_URLS: moduleUrls,
   /** Uploads and export archives on an S3-compatible store (lib/s3/storage-url.ts); unset: DATA_DIR. */
   STORAGE_URL: z.string().optional(),
   /** Hosts whose plain-http visits are redirected to https (spec §2), besides PUBLIC_URL's. */
@@ -115,6 +202,10 @@ const envSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: ms(5_000, 100),
   /** The bell's event stream: a heartbeat (and a check that the session is still live) this often. */
   NOTIFICATION_HEARTBEAT_MS: ms(NOTIFICATION_HEARTBEAT_MS, 50),
+  /** Outbound webhooks (issue 21 item 2): the waits between a delivery's attempts, then it fails. */
+  WEBHOOK_RETRY_SCHEDULE: durationList('5s,5m,30m,2h,5h,10h,10h,24h,24h'),
+  /** Webhooks may target private, loopback and link-local addresses (a local receiver, tests). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false),
   /** Where the built web app is; defaults to apps/web/dist beside this package. */
   WEB_DIST: z.string().optional(),
 });
@@ -196,6 +287,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtSecret: e.JWT_SECRET,
     encryptionKey: e.ENCRYPTION_KEY,
     stepUpMaxAgeMs: e.STEP_UP_MAX_AGE_S * 1000,
+    apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
     google: {
       clientId: e.GOOGLE_CLIENT_ID,
       clientSecret: e.GOOGLE_CLIENT_SECRET,
@@ -221,6 +313,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     customTemplateEmailDomains: e.CUSTOM_TEMPLATE_EMAIL_DOMAINS,
     analytics: { id: e.ANALYTICS_ID, url: e.ANALYTICS_URL },
     credentialCheckUrl: e.CREDENTIAL_CHECK_URL,
+    /** Each configured module's launch URL (MODULE_URLS); a module without one is not launched. */
+    moduleUrls: e.MODULE_URLS,
     /** The S3-compatible store of uploads and export archives; undefined: under dataDir. */
     storage,
     forceHttpsHosts: e.FORCE_HTTPS_HOSTS,
@@ -234,6 +328,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     notificationHeartbeatMs: e.NOTIFICATION_HEARTBEAT_MS,
+    /** Outbound webhooks: the wait after each failed attempt, and whether private targets are allowed. */
+    webhooks: {
+      retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE,
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    },
     /** Where the built web app lives; served with an SPA fallback when present. */
     webDist: e.WEB_DIST
       ? path.resolve(e.WEB_DIST)

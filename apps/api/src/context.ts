@@ -14,6 +14,7 @@ import type { MailContext } from './lib/mail/templates.ts';
 import type { MailOutbox } from './lib/mail/outbox.ts';
 import type { SecretBox } from './lib/secret-box.ts';
 import type { PaymentGateway } from './lib/payments/gateway.ts';
+import type { ApiKeyResolver } from './modules/api-keys/index.ts';
 import type { SessionCache } from './modules/auth/index.ts';
 import type { revokePendingInvitations } from './modules/invitations/index.ts';
 import type { LastActive } from './modules/users/index.ts';
@@ -36,6 +37,8 @@ export interface AppContext {
   credentials: CredentialChecker;
   /** Live sessions held in memory, dropped on every change announced by the database. */
   sessions: SessionCache;
+  /** Which API key a request names (trusted for half a second), its rate limit and last use. */
+  apiKeys: ApiKeyResolver;
   /** When each user was last active: written after the request, at most once per 5 minutes. */
   lastActive: LastActive;
   /**

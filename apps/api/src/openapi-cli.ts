@@ -10,6 +10,8 @@ import { wrapPglite } from './db/pglite.ts';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portolan-openapi-'));
 const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' });
 const database = wrapPglite(await PGlite.create());
+// Migrated: the app's start-up reads its tables (the key that signs module launch tokens).
+await database.migrate();
 const app = await buildApp(config, { database });
 await app.ready();
 const doc = app.swagger();

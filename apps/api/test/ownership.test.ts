@@ -54,10 +54,16 @@ function writesIn(source: string): { op: string; table: string }[] {
 const ownsFile = (owner: string, file: string) => file === owner || file.startsWith(`${owner}/`);
 
 /**
- * Writes of another module's table: none. Every module writes another's rows through the owner's
- * face, passing its transaction; a write outside its owner fails the test.
+ * Writes of another module's table: only these, each with why. Every module writes another's
+ * rows through the owner's face, passing its transaction; any other write outside its owner fails
+ * the test.
  */
-const KNOWN_FOREIGN_WRITES: string[] = [];
+const KNOWN_FOREIGN_WRITES: string[] = [
+  // The fan-out: an event's pending deliveries are written by the statement that writes the event
+  // (a CTE), so the change, its event and its deliveries commit together (issue 21 item 2); the
+  // webhooks module owns the deliveries and works them from there.
+  'modules/events/record.ts insert webhookDeliveries',
+];
 
 describe.runIf(testEngine === 'pglite')('table ownership', () => {
   it('gives every table of the schema one owner that exists', () => {

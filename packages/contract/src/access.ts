@@ -64,6 +64,16 @@ export const ORG_PERMISSIONS = {
   'organization.data.export': ['OWNER'],
   /** Require a second factor of every member (issue 20 item 5): its OWNERs only. */
   'organization.security.manage': ['OWNER'],
+  /** The organization's API keys: create (with a step-up), list, revoke (issue 21 item 1). */
+  'organization.api_keys.manage': ['OWNER', 'ADMIN'],
+  /** The organization's webhook endpoints, their secrets and deliveries (issue 21 item 2). */
+  'organization.webhooks.manage': ['OWNER', 'ADMIN'],
+  /** Read the organization's event feed (issue 21 item 3). */
+  'organization.events.read': ['OWNER', 'ADMIN'],
+  /** Notify named members from a module's back end (issue 21 item 6). */
+  'organization.notifications.send': ['OWNER', 'ADMIN'],
+  /** Ask whether a member may do something, and why (a module's back end; issue 21 item 5). */
+  'organization.access.check': ['OWNER', 'ADMIN'],
 } as const satisfies Record<string, readonly OrgRole[]>;
 export type OrgPermission = keyof typeof ORG_PERMISSIONS;
 

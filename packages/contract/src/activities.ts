@@ -37,6 +37,12 @@ export const ACTIVITY_ACTIONS = [
   'TOP_UP_BALANCE',
   /** The OWNER changed the organization's security policy (data: require_mfa, grace_days). */
   'UPDATE_SECURITY_POLICY',
+  /** An OWNER or ADMIN created or revoked an API key (data: api_key_id, name, permissions). */
+  'CREATE_API_KEY',
+  'REVOKE_API_KEY',
+  /** An OWNER or ADMIN added or deleted a webhook endpoint (data: webhook_id, url, events). */
+  'CREATE_WEBHOOK',
+  'DELETE_WEBHOOK',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 /** The actions by name, for code that records one: `ActivityAction.SIGN_IN`. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { APP_PROFILE_NAMES } from './constants.ts';
+import { APP_PROFILE_NAMES, MODULE_CODES } from './constants.ts';
 
 /** The public build switches and settings the API serves to the web app at GET /v1/config. */
 export const publicConfigSchema = z.object({
@@ -7,6 +7,11 @@ export const publicConfigSchema = z.object({
   brand: z.string(),
   app_profile: z.enum(APP_PROFILE_NAMES as [string, ...string[]]),
   modules: z.array(z.string()).describe('Module codes of the active app profile'),
+  launchable_modules: z
+    .array(z.enum(MODULE_CODES))
+    .describe(
+      'Module codes of the app profile whose own app is configured (MODULE_URLS): their home opens that app with a launch token',
+    ),
   support_email: z.string(),
   features: z.object({
     registration: z.boolean(),

@@ -136,6 +136,14 @@ export const ErrorCode = {
   MFA_REQUIRED: 'MFA_REQUIRED',
   /** Adding a passkey past PASSKEY_MAX_PER_ACCOUNT, or one the account already has: 409. */
   PASSKEY_LIMIT: 'PASSKEY_LIMIT',
+  /** The organization already has MAX_API_KEYS_PER_ORGANIZATION live API keys (issue 21): 409. */
+  API_KEY_LIMIT: 'API_KEY_LIMIT',
+  // webhooks (issue 21)
+  /** Adding a webhook endpoint past MAX_WEBHOOK_ENDPOINTS of the organization: 409. Delete one first. */
+  WEBHOOK_LIMIT: 'WEBHOOK_LIMIT',
+  // module launches (issue 21 item 4)
+  /** Launching a module that is switched off in the workspace or is not part of this app: 409. */
+  MODULE_NOT_ENABLED: 'MODULE_NOT_ENABLED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -217,8 +225,11 @@ export const ERROR_STATUS = {
   MFA_NOT_ENABLED: 409,
   MFA_REQUIRED: 403,
   PASSKEY_LIMIT: 409,
+  API_KEY_LIMIT: 409,
+  WEBHOOK_LIMIT: 409,
   DATA_EXPORT_NOT_READY: 409,
   DATA_EXPORT_EXPIRED: 410,
+  MODULE_NOT_ENABLED: 409,
 } as const satisfies Record<ErrorCode, number>;
 
 /** The codes answered with `status` (a helper such as `conflict` accepts only those). */

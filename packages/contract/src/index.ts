@@ -39,3 +39,8 @@ export * from './share-link-schemas.ts';
 export * from './pages.ts';
 export * from './mfa.ts';
 export * from './mfa-schemas.ts';
+export * from './integrations.ts';
+export * from './integration-schemas.ts';
+export * from './webhook-schemas.ts';
+export * from './module-launch-schemas.ts';
+export * from './event-schemas.ts';

@@ -13,6 +13,8 @@ export const NOTIFICATION_TYPES = [
   'WARNING',
   'WORKSPACE_APPROVAL',
   'ROLE_CHANGED',
+  /** A module's back end told named members something (issue 21 item 6): its extra message. */
+  'MODULE',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 

@@ -317,3 +317,14 @@ export const explanationSchema = z.object({
   sentence: z.string(),
 });
 export type ExplanationAnswer = z.infer<typeof explanationSchema>;
+
+/**
+ * POST /v1/access/check/ (issue 21 item 5): the answer, the explainer's sentence as the reason,
+ * and its whole chain (null when the user is not a member of the workspace).
+ */
+export const accessCheckAnswerSchema = z.object({
+  allowed: z.boolean(),
+  reason: z.string(),
+  explanation: explanationSchema.nullable(),
+});
+export type AccessCheckAnswer = z.infer<typeof accessCheckAnswerSchema>;

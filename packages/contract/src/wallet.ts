@@ -18,8 +18,11 @@ export const LEDGER_ENTRY_TYPE_LABELS: Record<LedgerEntryType, string> = {
   adjustment: 'Adjustment',
 };
 
-/** Who or what caused an entry: a member (charge, refund), a payment (top-up), the platform. */
-export const LEDGER_SOURCES = ['member', 'payment', 'system'] as const;
+/**
+ * Who or what caused an entry: a member (charge, refund), an API key acting for the member who
+ * made it (a module's back end, issue 21 item 6), a payment (top-up), the platform.
+ */
+export const LEDGER_SOURCES = ['member', 'api_key', 'payment', 'system'] as const;
 export type LedgerSource = (typeof LEDGER_SOURCES)[number];
 
 /** The most units one charge call may draw (a module charges per action, not in bulk). */

@@ -63,6 +63,12 @@ export const TABLE_OWNERS = {
   shareLinks: 'modules/share-links',
   dataExports: 'modules/data-exports',
   rateLimits: 'plugins/rate-limit-store.ts',
+  apiKeys: 'modules/api-keys',
+  events: 'modules/events',
+  signingKeys: 'modules/module-launch',
+  webhookEndpoints: 'modules/webhooks',
+  webhookDeliveries: 'modules/webhooks',
+  webhookAttempts: 'modules/webhooks',
 } as const satisfies Record<TableName, string>;
 
 /**
@@ -95,4 +101,14 @@ export const NOT_EXPORTED: Partial<Record<TableName, string>> = {
   shareLinks: 'read-only links: only token hashes are kept, and they expire',
   dataExports: 'the exports themselves',
   rateLimits: 'per-address counters, minutes long',
+  apiKeys:
+    "the organization's API keys: credentials (hashes); the activities record each creation and revocation",
+  events:
+    'the integration feed of 30 days, pruned; what it tells is in the activities, members and billing the export carries',
+  signingKeys: "the platform's keys that sign module launch tokens: credentials, no tenant's data",
+  webhookEndpoints:
+    "the organization's webhook endpoints: each holds a signing secret (a credential, sealed)",
+  webhookDeliveries:
+    "the events' way to the endpoints: transient, gone with the events after 30 days",
+  webhookAttempts: "receivers' answers to each delivery, gone with their deliveries",
 };

@@ -13,6 +13,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const { status, body } = toErrorResponse(err);
     if (status >= 500) request.log.error({ err }, 'unhandled error');
     else request.log.debug({ code: body.code, status }, body.message);
+    // A limit that knows when it lifts says so the standard way too (an API key's, say).
+    const retryAfter =
+      err instanceof AppError && (err.details as { retry_after_s?: unknown })?.retry_after_s;
+    if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
     return sendError(reply, { status, body });
   });
 }

@@ -31,6 +31,10 @@ function helmetHeaders(options: Parameters<typeof helmet>[0]): Record<string, st
 export async function registerSecurity(app: FastifyInstance): Promise<void> {
   // The analytics sink's origin, only when analytics is on and configured (spec §1).
   const sink = analyticsSink(app.ctx.config);
+  // A module home posts its launch token to the module's own app (MODULE_URLS, issue 21 item 4).
+  const moduleApps = new Set(
+    Object.values(app.ctx.config.moduleUrls).map((u) => new URL(u).origin),
+  );
   const headers = helmetHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -44,7 +48,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
         connectSrc: ["'self'", ...(sink ? [new URL(sink.url).origin] : [])],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
-        formAction: ["'self'"],
+        formAction: ["'self'", ...moduleApps],
         frameAncestors: ["'none'"],
       },
     },

@@ -277,6 +277,7 @@ export async function createInvoice(
       description: fields.description,
       lines: [{ description: fields.description, amount: fields.amount }],
       gatewayRef: `ch_sandbox_${randomBytes(8).toString('hex')}`,
+      at: new Date(),
     }),
   );
   return row!;

@@ -30,6 +30,7 @@ export const publicConfig = {
   brand: 'Portolan',
   app_profile: 'transit',
   modules: ['TR'],
+  launchable_modules: [],
   support_email: 'support@example.com',
   features: {
     registration: true,

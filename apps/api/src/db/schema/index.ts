@@ -11,3 +11,4 @@ export * from './wallet.ts';
 export * from './portal.ts';
 export * from './rate-limits.ts';
 export * from './security.ts';
+export * from './integrations.ts';

@@ -304,3 +304,24 @@ export function dataExportFailedMail(
     links: [{ label: 'Your exports in the settings', url: `${base}${input.settingsPath}` }],
   });
 }
+
+/**
+ * A webhook endpoint was switched off after its deliveries failed for days (issue 21 item 2): to
+ * each OWNER of its organization. Deliveries wait until someone switches it on again.
+ */
+export function webhookDisabledMail(
+  ctx: MailContext,
+  to: string,
+  firstName: string,
+  input: { organization: string; url: string; since: string; settingsPath: string },
+) {
+  const base = ctx.publicUrl.replace(/\/+$/, '');
+  return layout(ctx, to, `A webhook of ${input.organization} was switched off`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [
+      `Every delivery to the webhook endpoint ${input.url} of ${input.organization} has failed since ${input.since}, so ${ctx.brand} switched it off.`,
+      'Its events wait. Fix the receiver, then switch the endpoint on again in the settings: the waiting events go out, and the delivery log shows what the receiver answered.',
+    ],
+    links: [{ label: 'Webhooks in the settings', url: `${base}${input.settingsPath}` }],
+  });
+}

@@ -1,6 +1,12 @@
 // The access face, the request kernel: every route declares `config.access`; services take the
 // caller (`requireAuth`) or the actor (`requireActor`) it establishes.
-export { requireAuth, type AuthState } from './authenticate.ts';
+export {
+  requireAuth,
+  requireSession,
+  type AuthState,
+  type KeyOf,
+  type SessionAuth,
+} from './authenticate.ts';
 export {
   declaredScope,
   registerAccess,

@@ -7,12 +7,14 @@ import type {
   RouteOptions,
 } from 'fastify';
 import { ErrorCode } from '@portolan/contract';
-import { AppError, forbidden } from '../../lib/errors.ts';
+import { AppError, forbidden, notFound } from '../../lib/errors.ts';
 import {
   authenticateIfSent,
   registerAuthentication,
   requireAuth,
-  type AuthState,
+  type ApiKeyCaller,
+  type KeyOf,
+  type SessionAuth,
   type SessionOf,
 } from './authenticate.ts';
 import { requireMfaPolicy } from './mfa-policy.ts';
@@ -38,6 +40,11 @@ export type PublicRule = Before & {
  */
 interface Requirements {
   stepUp?: true | ((request: FastifyRequest) => boolean);
+  /**
+   * A person's act on a tenant route (opening a module as oneself): an API key is refused even
+   * when its permissions cover the route (decision 0018). `stepUp` implies it.
+   */
+  person?: true;
 }
 
 /** A route for anyone signed in, with no tenant in its path. */
@@ -52,7 +59,13 @@ export type TenantRule = Before &
   (
     | { organization: string; client?: undefined; permission: Permission | null }
     | { client: string; organization?: string; permission: Permission | null }
-  );
+  ) & {
+    /**
+     * Where the tenant's ids are: the path (default), or the validated body of a route whose path
+     * names no tenant (POST /v1/access/check/ {client_id}).
+     */
+    in?: 'body';
+  };
 /** A route of the platform's administrators; the text ends "Only platform administrators can …". */
 export type PlatformAdminRule = Before & { platformAdmin: string };
 
@@ -89,24 +102,29 @@ interface Kind<R> {
 export interface KernelDeps {
   /** Who a bearer token names (the auth module's `liveSessionOf`). */
   sessionOf: SessionOf;
+  /** Which API key a `Bearer ptl_…` names (the api-keys module's resolver). */
+  keyOf: KeyOf;
   /** Whether a user is a platform administrator (the release-notes module's `isPlatformAdmin`). */
   isPlatformAdmin(app: FastifyInstance, userId: string): Promise<boolean>;
   /** How a signed-in caller can prove presence (the auth module's `stepUpMethodsOf`). */
-  stepUpMethods(app: FastifyInstance, auth: AuthState): Promise<string[]>;
+  stepUpMethods(app: FastifyInstance, auth: SessionAuth): Promise<string[]>;
 }
 
-function param(request: FastifyRequest, name: string): string {
-  const value = (request.params as Record<string, unknown>)[name];
+function param(request: FastifyRequest, name: string, from: 'params' | 'body' = 'params'): string {
+  const value = (request[from] as Record<string, unknown> | undefined)?.[name];
   if (typeof value !== 'string')
     throw new Error(`route declares access by missing parameter ${name}`);
   return value;
 }
 
 function tenantOf(request: FastifyRequest, rule: TenantRule): TenantRef {
-  if (rule.client === undefined) return { organizationId: param(request, rule.organization) };
+  const from = rule.in === 'body' ? 'body' : 'params';
+  if (rule.client === undefined) return { organizationId: param(request, rule.organization, from) };
   return {
-    clientId: param(request, rule.client),
-    ...(rule.organization !== undefined && { organizationId: param(request, rule.organization) }),
+    clientId: param(request, rule.client, from),
+    ...(rule.organization !== undefined && {
+      organizationId: param(request, rule.organization, from),
+    }),
   };
 }
 
@@ -124,12 +142,10 @@ function kinds(deps: KernelDeps): { [K in KindName]: Kind<RuleOf<K>> } {
       // answers 400 naming the parameter before any lookup.
       async afterValidation(app, request, rule) {
         const auth = requireAuth(request);
-        const actor = await decideTenant(
-          app.ctx.db,
-          auth,
-          tenantOf(request, rule),
-          rule.permission,
-        );
+        const tenant = tenantOf(request, rule);
+        if (auth.apiKey) keyReaches(auth.apiKey, tenant, rule.permission);
+        const actor = await decideTenant(app.ctx.db, auth, tenant, rule.permission);
+        if (auth.apiKey && actor.organization.id !== auth.apiKey.organizationId) throw keyOutside();
         // Then the organization's MFA policy: who may act at all learns that first.
         requireMfaPolicy(actor, app.ctx.clock.now());
         request.actor = actor;
@@ -156,6 +172,37 @@ declare module 'fastify' {
   }
 }
 
+const keyOutside = () => notFound('Not found, or this API key cannot reach it.');
+
+/**
+ * What an API key may reach before its creator's standing is read (issue 21 item 1): a route
+ * whose permission the key carries (a route for any member, permission null, names none, so no
+ * key reaches it), of the key's organization, in one of its workspaces when it names some. Then
+ * the tenant decision runs for the key's creator: the key never does more than they can now.
+ */
+function keyReaches(key: ApiKeyCaller, tenant: TenantRef, permission: Permission | null): void {
+  if ('organizationId' in tenant && tenant.organizationId !== undefined) {
+    if (tenant.organizationId !== key.organizationId) throw keyOutside();
+  }
+  if ('clientId' in tenant && key.workspaceIds && !key.workspaceIds.includes(tenant.clientId))
+    throw keyOutside();
+  if (permission === null || !key.permissions.includes(permission))
+    throw forbidden(
+      permission === null
+        ? 'API keys cannot call this route: it is for members signed in.'
+        : `This API key does not have the permission this needs (${permission}).`,
+    );
+}
+
+/**
+ * Routes that are not a tenant's (the account's own, the platform's) are a person's: an API key
+ * is refused there, whatever it may do in its organization.
+ */
+function refuseKeys(request: FastifyRequest): void {
+  if (request.auth?.apiKey)
+    throw forbidden('API keys cannot call this route: it needs a person signed in.');
+}
+
 /** A `stepUp` condition: the validated body gives the role OWNER or ADMIN (a role change). */
 export const toOwnerOrAdmin = (request: FastifyRequest): boolean => {
   const role = (request.body as { role?: unknown } | undefined)?.role;
@@ -171,6 +218,9 @@ async function requireStepUp(
 ): Promise<void> {
   if (stepUp !== true && !stepUp(request)) return;
   const auth = requireAuth(request);
+  // A key cannot prove that a person is present: what asks for it is a person's to do.
+  if (auth.kind === 'api-key')
+    throw forbidden('This needs a person to confirm it is them: an API key cannot do it.');
   const age = app.ctx.clock.now().getTime() - auth.provenAt.getTime();
   if (age <= app.ctx.config.stepUpMaxAgeMs) return;
   throw new AppError(
@@ -216,7 +266,7 @@ const label = (route: RouteOptions) =>
  * (onRequest, ahead of the route's own hooks) and runs the kind's decision.
  */
 export function registerAccess(app: FastifyInstance, deps: KernelDeps): void {
-  registerAuthentication(app, deps.sessionOf);
+  registerAuthentication(app, deps.sessionOf, deps.keyOf);
   app.decorateRequest('actor', null);
   const table = kinds(deps);
   const undeclared: string[] = [];
@@ -239,6 +289,10 @@ export function registerAccess(app: FastifyInstance, deps: KernelDeps): void {
         : session === 'optional'
           ? [async (request) => authenticateIfSent(app, request)]
           : [];
+    // An API key reaches tenant routes only (the tenant decision says which); refused elsewhere
+    // as soon as it is known, before anything of the request is read.
+    if (session === 'required' && kindOf(rule) !== 'tenant')
+      authenticate.push(async (request) => refuseKeys(request));
     route.onRequest = [...(rule.before ?? []), ...authenticate, ...toArray(route.onRequest)];
     const { beforeValidation, afterValidation } = kind;
     if (beforeValidation) {
@@ -247,6 +301,7 @@ export function registerAccess(app: FastifyInstance, deps: KernelDeps): void {
     }
     const decisions: preHandlerHookHandler[] = [];
     if (afterValidation) decisions.push(async (request) => afterValidation(app, request, rule));
+    if ('person' in rule && rule.person) decisions.push(async (request) => refuseKeys(request));
     const stepUp = 'stepUp' in rule ? rule.stepUp : undefined;
     if (stepUp) decisions.push(async (request) => requireStepUp(app, deps, request, stepUp));
     route.preHandler = [...decisions, ...toArray(route.preHandler)];

@@ -1,4 +1,10 @@
 // The activities module's face: what other modules may use of it.
-export { ActivityAction, activityInsert, recordActivities, recordActivity } from './service.ts';
+export {
+  ActivityAction,
+  activityInsert,
+  recordActivities,
+  recordActivity,
+  type ActivityRecord,
+} from './service.ts';
 export { activityRoutes as activitiesModule } from './routes.ts';
 export { activitiesExporter } from './data-export.ts';

@@ -7,7 +7,7 @@ import {
   sessionListResponseSchema,
 } from '@portolan/contract';
 import type { App } from '../../context.ts';
-import { requireAuth } from '../access/index.ts';
+import { requireSession } from '../access/index.ts';
 import { listSessions, revokeAccountSession, revokeOtherSessions } from './account-sessions.ts';
 import { originOf } from '../security-log/index.ts';
 
@@ -29,7 +29,7 @@ export async function accountSessionRoutes(app: App): Promise<void> {
       querystring: sessionListQuerySchema,
       response: { 200: sessionListResponseSchema, ...errors },
     },
-    handler: async (request) => listSessions(ctx, requireAuth(request), request.query),
+    handler: async (request) => listSessions(ctx, requireSession(request), request.query),
   });
 
   app.post('/v1/user/sessions/revoke-others/', {
@@ -40,7 +40,8 @@ export async function accountSessionRoutes(app: App): Promise<void> {
       security: secured,
       response: { 200: revokeOthersResponseSchema, ...errors },
     },
-    handler: async (request) => revokeOtherSessions(ctx, requireAuth(request), originOf(request)),
+    handler: async (request) =>
+      revokeOtherSessions(ctx, requireSession(request), originOf(request)),
   });
 
   app.delete('/v1/user/sessions/:id/', {
@@ -53,6 +54,6 @@ export async function accountSessionRoutes(app: App): Promise<void> {
       response: { 200: detailResponseSchema, ...errors, 404: errorBodySchema },
     },
     handler: async (request) =>
-      revokeAccountSession(ctx, requireAuth(request), request.params.id, originOf(request)),
+      revokeAccountSession(ctx, requireSession(request), request.params.id, originOf(request)),
   });
 }

@@ -5,7 +5,7 @@ import {
   errorBodySchema,
 } from '@portolan/contract';
 import type { App } from '../../context.ts';
-import { requireAuth } from '../access/index.ts';
+import { requireSession } from '../access/index.ts';
 import { originOf } from '../security-log/index.ts';
 import { confirmEmailChange, requestEmailChange } from './email-change.ts';
 
@@ -44,7 +44,7 @@ export async function emailChangeRoutes(app: App): Promise<void> {
       response: { 200: emailChangeResponseSchema, ...errors },
     },
     handler: async (request) =>
-      requestEmailChange(ctx, requireAuth(request), request.body, originOf(request)),
+      requestEmailChange(ctx, requireSession(request), request.body, originOf(request)),
   });
 
   app.post('/v1/user/email-change/confirm/', {
@@ -61,6 +61,6 @@ export async function emailChangeRoutes(app: App): Promise<void> {
       response: { 200: emailChangeResponseSchema, ...errors },
     },
     handler: async (request) =>
-      confirmEmailChange(ctx, requireAuth(request), request.body.code, originOf(request)),
+      confirmEmailChange(ctx, requireSession(request), request.body.code, originOf(request)),
   });
 }

@@ -11,7 +11,7 @@ import {
   emailChangedMail,
   emailChangeRequestedMail,
 } from '../../lib/mail/templates.ts';
-import type { AuthState } from '../access/index.ts';
+import type { SessionAuth } from '../access/index.ts';
 import { recordSecurityEvent, type RequestOrigin } from '../security-log/index.ts';
 import { findUserByEmail, setEmail } from '../users/index.ts';
 import {
@@ -36,7 +36,7 @@ const isUniqueViolation = (err: unknown) =>
  */
 export async function requestEmailChange(
   ctx: AppContext,
-  auth: AuthState,
+  auth: SessionAuth,
   input: EmailChangeRequest,
   origin: RequestOrigin,
 ) {
@@ -93,7 +93,7 @@ export async function requestEmailChange(
  */
 export async function confirmEmailChange(
   ctx: AppContext,
-  auth: AuthState,
+  auth: SessionAuth,
   code: string,
   origin: RequestOrigin,
 ) {

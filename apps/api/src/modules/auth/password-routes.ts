@@ -9,7 +9,7 @@ import {
   tokenResponseSchema,
 } from '@portolan/contract';
 import type { App } from '../../context.ts';
-import { requireAuth } from '../access/index.ts';
+import { requireSession } from '../access/index.ts';
 import * as passwords from './password-service.ts';
 import { originOf } from '../security-log/index.ts';
 
@@ -80,6 +80,6 @@ export async function passwordRoutes(app: App): Promise<void> {
       response: { 200: detailResponseSchema, ...errors, 401: errorBodySchema },
     },
     handler: async (request) =>
-      passwords.changePassword(ctx, requireAuth(request), request.body, originOf(request)),
+      passwords.changePassword(ctx, requireSession(request), request.body, originOf(request)),
   });
 }

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { oneTimeCodes } from '../../db/schema/index.ts';
 import { hours, minutes } from '../../lib/clock.ts';
 import { fieldError } from '../../lib/errors.ts';
-import type { AuthState } from '../access/index.ts';
+import type { SessionAuth } from '../access/index.ts';
 import { enqueueMail } from '../../lib/mail/outbox.ts';
 import { passwordResetCodeMail } from '../../lib/mail/templates.ts';
 import {
@@ -199,7 +199,7 @@ export interface PasswordChange {
 
 export async function changePassword(
   ctx: AppContext,
-  caller: AuthState,
+  caller: SessionAuth,
   input: PasswordChange,
   origin: RequestOrigin,
 ) {

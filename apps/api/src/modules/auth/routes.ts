@@ -20,7 +20,7 @@ import {
 } from '@portolan/contract';
 import type { App } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { requireAuth } from '../access/index.ts';
+import { requireSession } from '../access/index.ts';
 import { bearerToken } from './tokens.ts';
 import * as auth from './service.ts';
 import { assertionOptions } from '../mfa/index.ts';
@@ -186,7 +186,7 @@ export async function authRoutes(app: App): Promise<void> {
       response: { 200: passkeyOptionsResponseSchema, 401: errorBodySchema },
     },
     handler: async (request) =>
-      assertionOptions(ctx.db, ctx, 'step_up', requireAuth(request).userId),
+      assertionOptions(ctx.db, ctx, 'step_up', requireSession(request).userId),
   });
 
   app.post('/v1/user/step-up/', {
@@ -208,7 +208,8 @@ export async function authRoutes(app: App): Promise<void> {
       body: stepUpRequestSchema,
       response: { 200: stepUpResponseSchema, ...errors },
     },
-    handler: async (request) => stepUp(ctx, requireAuth(request), request.body, originOf(request)),
+    handler: async (request) =>
+      stepUp(ctx, requireSession(request), request.body, originOf(request)),
   });
 
   app.post('/v1/rest-auth/logout/', {
@@ -219,7 +220,7 @@ export async function authRoutes(app: App): Promise<void> {
       security: secured,
       response: { 200: detailResponseSchema, 401: errorBodySchema },
     },
-    handler: async (request) => auth.logout(ctx, requireAuth(request).sessionId),
+    handler: async (request) => auth.logout(ctx, requireSession(request).sessionId),
   });
 
   app.post('/v1/rest-auth/app/jwt-refresh/', {

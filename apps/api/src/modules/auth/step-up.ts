@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { sessions } from '../../db/schema/index.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
-import type { AuthState } from '../access/index.ts';
+import type { SessionAuth } from '../access/index.ts';
 import { checkSecondFactor, mfaMethodsOf } from '../mfa/index.ts';
 import { recordSecurityEvent } from '../security-log/index.ts';
 import { factorRefusal, type ChallengeOrigin } from './mfa-challenge.ts';
@@ -14,7 +14,7 @@ import { verifyPassword } from './passwords.ts';
  * if the account has one, and its second factors. None (an account of Google alone, without a
  * factor): the only proof left is signing in again, which counts.
  */
-export async function stepUpMethodsOf(ctx: AppContext, auth: AuthState): Promise<string[]> {
+export async function stepUpMethodsOf(ctx: AppContext, auth: SessionAuth): Promise<string[]> {
   return [
     ...(auth.user.password_hash !== null ? ['password'] : []),
     ...(await mfaMethodsOf(ctx.db, auth.userId)),
@@ -28,7 +28,7 @@ export async function stepUpMethodsOf(ctx: AppContext, auth: AuthState): Promise
  */
 export async function stepUp(
   ctx: AppContext,
-  auth: AuthState,
+  auth: SessionAuth,
   input: StepUpRequest,
   origin: ChallengeOrigin,
 ): Promise<StepUpResponse> {

@@ -1,11 +1,13 @@
 import type { ActivityAction } from '@portolan/contract';
 import type { Tx } from '../../db/client.ts';
 import { recordActivity } from '../activities/index.ts';
+import { recordChangeEvents, type ChangeEvent } from '../events/index.ts';
 
 /**
- * Records a billing change in the organization's activity log, in the change's transaction
- * (issue 18): subscriptions started, plans changed, subscriptions cancelled, balance top-ups.
- * A change nobody can be named for (the buyer's account is gone) is not recorded.
+ * Records a billing change in the change's transaction: its event (issue 21), and the activity in
+ * the organization's log (issue 18): subscriptions started, plans changed, subscriptions
+ * cancelled, balance top-ups. A change nobody can be named for (the buyer's account is gone) has
+ * its event, not its activity.
  */
 export async function recordBillingActivity(
   tx: Tx,
@@ -14,9 +16,11 @@ export async function recordBillingActivity(
     organizationId: string;
     action: Extract<ActivityAction, 'SUBSCRIBE' | 'CHANGE_PLAN' | 'UNSUBSCRIBE' | 'TOP_UP_BALANCE'>;
     data: Record<string, unknown>;
+    event: ChangeEvent;
     at: Date;
   },
 ): Promise<void> {
+  await recordChangeEvents(tx, entry.organizationId, entry.at, [entry.event]);
   if (!entry.userId) return;
   await recordActivity(tx, {
     userId: entry.userId,

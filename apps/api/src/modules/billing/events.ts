@@ -203,12 +203,23 @@ async function completeCheckout(
       description,
       lines: [{ description, amount: event.amount }],
       gatewayRef: event.chargeRef ?? event.checkoutRef,
+      at: now,
     });
     await recordBillingActivity(tx, {
       userId: checkout.created_by,
       organizationId: checkout.organization_id,
       action: 'SUBSCRIBE',
       data: { plan: plan.type, amount: event.amount, currency: checkout.currency },
+      event: {
+        type: 'subscription.changed',
+        data: {
+          change: 'subscribed',
+          plan: plan.type,
+          previous_plan: null,
+          status: values.status,
+          period_end: values.expired_in.toISOString(),
+        },
+      },
       at: now,
     });
   } else {
@@ -264,9 +275,10 @@ export async function creditTopUp(
     description: checkout.description,
     lines: [{ description: checkout.description, amount: event.amount }],
     gatewayRef: event.chargeRef ?? event.checkoutRef,
+    at,
   });
   const account = await lockAccount(tx, checkout.organization_id);
-  await appendEntry(tx, account, {
+  const { row: entry, account: after } = await appendEntry(tx, account, {
     type: 'top-up',
     amount: checkout.credit,
     description: checkout.description,
@@ -286,6 +298,16 @@ export async function creditTopUp(
       amount: event.amount,
       currency: checkout.currency,
       invoice: invoice ? invoiceNumberText(invoice.number) : null,
+    },
+    event: {
+      type: 'balance.topped_up',
+      data: {
+        entry_id: entry.id,
+        invoice_id: invoice?.id ?? null,
+        amount: entry.amount,
+        currency: entry.currency,
+        available_balance: after.available_balance,
+      },
     },
     at,
   });

@@ -241,6 +241,7 @@ export async function checkoutGradeChange(
           : []),
       ],
       gatewayRef: chargeRef,
+      at: ctx.clock.now(),
     });
     await recordBillingActivity(tx, {
       userId: actor.userId,
@@ -252,6 +253,16 @@ export async function checkoutGradeChange(
         plan: plan.type,
         amount: invoice.total,
         currency: invoice.currency,
+      },
+      event: {
+        type: 'subscription.changed',
+        data: {
+          change: 'plan_changed',
+          plan: plan.type,
+          previous_plan: found?.plan.type ?? null,
+          status: updated!.status,
+          period_end: updated!.expired_in?.toISOString() ?? null,
+        },
       },
       at: ctx.clock.now(),
     });

@@ -47,10 +47,11 @@ export interface StoredAnswer<T> {
 /**
  * Who an Idempotency-Key belongs to: keys are per caller, so another member sending the same key
  * makes a request of their own (and never reads the first caller's answer). A signed-in user is
- * `user:<id>`; an API key, when there are some, would be `api-key:<id>`.
+ * `user:<id>`; an API key `api-key:<id>`, apart from its creator (issue 21 item 6: what a key
+ * does is recorded as the key's).
  */
-export function callerOf(actor: { userId: string }): string {
-  return `user:${actor.userId}`;
+export function callerOf(actor: { userId: string; apiKey: { id: string } | null }): string {
+  return actor.apiKey ? `api-key:${actor.apiKey.id}` : `user:${actor.userId}`;
 }
 
 /** The request's Idempotency-Key, or a 400 naming the header. */

@@ -3,6 +3,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { billingAccounts, invoices } from '../../db/schema/index.ts';
 import { pageFromRows, rowsOf, windowTotal, type PageQuery } from '../../lib/pagination.ts';
+import { recordChangeEvents } from '../events/index.ts';
 import { lockAccount } from './account.ts';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
@@ -10,8 +11,8 @@ export type InvoiceRow = typeof invoices.$inferSelect;
 /**
  * Records a payment (or a failed attempt) in the transaction of the change it paid for, with the
  * organization's next invoice number (gapless: taken under the account's row lock, and only
- * moved on when the invoice is written). One invoice per payment: a second record of the same
- * gateway charge is ignored (undefined).
+ * moved on when the invoice is written), and a paid one's event (invoice.paid). One invoice per
+ * payment: a second record of the same gateway charge is ignored (undefined).
  */
 export async function recordInvoice(
   tx: Tx,
@@ -25,6 +26,8 @@ export async function recordInvoice(
     description: string;
     lines: { description: string; amount: number }[];
     gatewayRef: string | null;
+    /** When it was paid or refused, by the app's clock: the time of its event. */
+    at: Date;
   },
 ): Promise<InvoiceRow | undefined> {
   const account = await lockAccount(tx, invoice.organizationId);
@@ -56,6 +59,20 @@ export async function recordInvoice(
       .update(billingAccounts)
       .set({ next_invoice_number: account.next_invoice_number + 1 })
       .where(eq(billingAccounts.organization_id, invoice.organizationId));
+  }
+  if (row?.status === 'PAID') {
+    await recordChangeEvents(tx, row.organization_id, invoice.at, [
+      {
+        type: 'invoice.paid',
+        data: {
+          invoice_id: row.id,
+          number: invoiceNumberText(row.number),
+          kind: row.kind,
+          amount: row.amount,
+          currency: row.currency,
+        },
+      },
+    ]);
   }
   return row;
 }

@@ -6,6 +6,7 @@ import type { Tx } from '../../db/client.ts';
 import { paymentMethods, plans, subscriptions } from '../../db/schema/index.ts';
 import { days, hours } from '../../lib/clock.ts';
 import { startJob, type Job, type RunningJob } from '../../lib/jobs.ts';
+import { recordChangeEvents } from '../events/index.ts';
 import { recordInvoice } from './invoices.ts';
 import type { PlanRow, SubscriptionRow } from './subscription-repo.ts';
 
@@ -110,9 +111,24 @@ async function renewOne(
   const periodEnd = sub.expired_in!;
   const at = (values: Partial<typeof subscriptions.$inferInsert>) =>
     tx.update(subscriptions).set(values).where(eq(subscriptions.id, sub.id));
+  /** The subscription lapses: its event (subscription.changed, ended). */
+  const ended = (status: 'CANCELED' | 'EXPIRED') =>
+    recordChangeEvents(tx, sub.organization_id, now, [
+      {
+        type: 'subscription.changed',
+        data: {
+          change: 'ended',
+          plan: plan.type,
+          previous_plan: null,
+          status,
+          period_end: periodEnd.toISOString(),
+        },
+      },
+    ]);
 
   if (sub.cancel_at_period_end) {
     await at({ status: 'CANCELED', is_active: false, next_retry_at: null });
+    await ended('CANCELED');
     return;
   }
 
@@ -134,6 +150,7 @@ async function renewOne(
     currency: sub.currency,
     description: `Renewal of the ${plan.name} plan`,
     lines,
+    at: now,
   };
 
   let outcome:
@@ -194,6 +211,7 @@ async function renewOne(
       retry_count: sub.retry_count + 1,
       next_retry_at: null,
     });
+    await ended('EXPIRED');
     return;
   }
   await at({

@@ -46,6 +46,16 @@ export async function unsubscribe(
       organizationId: actor.organization.id,
       action: 'UNSUBSCRIBE',
       data: { plan: plan.type, ends_at: sub.expired_in?.toISOString() ?? null },
+      event: {
+        type: 'subscription.changed',
+        data: {
+          change: 'unsubscribed',
+          plan: plan.type,
+          previous_plan: null,
+          status: updated!.status,
+          period_end: updated!.expired_in?.toISOString() ?? null,
+        },
+      },
       at: now,
     });
     return toSubscriptionDto(updated!, plan);

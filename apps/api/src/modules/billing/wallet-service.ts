@@ -17,6 +17,7 @@ import { balanceServices, fundPackages, ledgerEntries } from '../../db/schema/in
 import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
+import { recordChangeEvents } from '../events/index.ts';
 import { lockAccount } from './account.ts';
 import { openHostedCheckout } from './checkout-service.ts';
 import { callerOf } from './idempotency.ts';
@@ -184,7 +185,7 @@ export async function chargeBalance(
       amount: -amount,
       description: `${service.name} × ${body.quantity}`,
       reference: body.reference ?? '',
-      source: 'member',
+      source: actor.apiKey ? 'api_key' : 'member',
       createdBy: actor.userId,
       serviceId: service.id,
       quantity: body.quantity,
@@ -193,6 +194,19 @@ export async function chargeBalance(
       idempotencyCaller: caller,
       requestFingerprint: fingerprint,
     });
+    await recordChangeEvents(tx, organizationId, ctx.clock.now(), [
+      {
+        type: 'balance.charged',
+        data: {
+          entry_id: row.id,
+          service: service.key,
+          quantity: body.quantity,
+          amount,
+          currency: row.currency,
+          available_balance: after.available_balance,
+        },
+      },
+    ]);
     return {
       status: 201,
       body: {

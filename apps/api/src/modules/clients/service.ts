@@ -21,7 +21,8 @@ import type { Tx } from '../../db/client.ts';
 import { clientModules, clients } from '../../db/schema/index.ts';
 import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { type Actor, type AuthState, decideTenant, lockTenant } from '../access/index.ts';
-import { ActivityAction, recordActivity } from '../activities/index.ts';
+import { ActivityAction } from '../activities/index.ts';
+import { recordActivityWithEvents, type ChangeEvent } from '../events/index.ts';
 import { grantWorkspaceAccess } from '../members/index.ts';
 import { createNotification } from '../notifications/index.ts';
 import { isOwnUploadUrl } from '../uploads/index.ts';
@@ -68,6 +69,33 @@ const workspaceData = (
   client_name: client.name,
   ...extra,
 });
+
+/**
+ * A change of the workspace in the organization's activity log (`activity`: what it adds to the
+ * workspace's data there) and its events, in the change's transaction.
+ */
+async function recordWorkspaceChange(
+  ctx: AppContext,
+  tx: Tx,
+  userId: string,
+  client: ClientRow,
+  action: ActivityAction,
+  change: { activity?: Record<string, unknown>; events: readonly ChangeEvent[] },
+) {
+  await recordActivityWithEvents(
+    tx,
+    {
+      userId,
+      action,
+      objectType: 'client',
+      objectId: client.id,
+      organizationId: client.organization_id,
+      data: workspaceData(ctx, client, change.activity),
+      at: ctx.clock.now(),
+    },
+    change.events,
+  );
+}
 
 /** A logo must be one of the caller's own uploads (unless it is the one already set). */
 async function checkLogo(ctx: AppContext, userId: string, logo: string | null | undefined) {
@@ -142,14 +170,19 @@ export async function createClient(
       organizationAdmins: active,
       userIds: [actor.userId],
     });
-    await recordActivity(tx, {
-      userId: actor.userId,
-      action: ActivityAction.CREATE_WORKSPACE,
-      objectType: 'client',
-      objectId: created.id,
-      organizationId,
-      data: workspaceData(ctx, created, { active }),
-      at: ctx.clock.now(),
+    await recordWorkspaceChange(ctx, tx, actor.userId, created, ActivityAction.CREATE_WORKSPACE, {
+      activity: { active },
+      events: [
+        {
+          type: 'workspace.created',
+          data: {
+            client_id: created.id,
+            name: created.name,
+            active,
+            modules: active ? [...modules] : [],
+          },
+        },
+      ],
     });
     if (!active) await askForApproval(ctx, tx, created, actor.userId);
     return created;
@@ -232,17 +265,13 @@ export async function updateClient(
         .where(and(eq(clients.id, current.id), isNull(clients.deleted_at)))
         .returning();
       if (!updated) return undefined;
-      await recordActivity(tx, {
-        userId: actor.userId,
-        action: ActivityAction.UPDATE_WORKSPACE,
-        objectType: 'client',
-        objectId: updated.id,
-        organizationId: updated.organization_id,
-        data: workspaceData(ctx, updated, {
+      // No event: the catalogue has none for a workspace's name, logo or colour.
+      await recordWorkspaceChange(ctx, tx, actor.userId, updated, ActivityAction.UPDATE_WORKSPACE, {
+        activity: {
           changes: Object.keys(changes),
           ...(changes.name !== undefined && { previous_name: current.name }),
-        }),
-        at: ctx.clock.now(),
+        },
+        events: [],
       });
       return updated;
     });
@@ -265,14 +294,8 @@ export async function deleteClient(ctx: AppContext, actor: ClientActor): Promise
       .where(and(eq(clients.id, actor.client.id), isNull(clients.deleted_at)))
       .returning();
     if (!deleted) return false;
-    await recordActivity(tx, {
-      userId: actor.userId,
-      action: ActivityAction.DELETE_WORKSPACE,
-      objectType: 'client',
-      objectId: deleted.id,
-      organizationId: deleted.organization_id,
-      data: workspaceData(ctx, deleted),
-      at: ctx.clock.now(),
+    await recordWorkspaceChange(ctx, tx, actor.userId, deleted, ActivityAction.DELETE_WORKSPACE, {
+      events: [{ type: 'workspace.deleted', data: { client_id: deleted.id } }],
     });
     return true;
   });
@@ -303,23 +326,28 @@ export async function approveClient(ctx: AppContext, actor: ClientActor): Promis
       .insert(clientModules)
       .values(modules.map((module) => ({ client_id: approved.id, module, enabled: false })))
       .onConflictDoNothing();
-    await tx.execute(sql`
-      update ${clientModules} set enabled = true, modified_at = now()
-      where ${clientModules.client_id} = ${approved.id}
-        and not exists (select 1 from ${clientModules} other where other.client_id = ${approved.id}
-          and other.enabled)`);
+    const switchedOn = await tx
+      .update(clientModules)
+      .set({ enabled: true, modified_at: sql`now()` })
+      .where(
+        and(
+          eq(clientModules.client_id, approved.id),
+          sql`not exists (select 1 from ${clientModules} other
+            where other.client_id = ${approved.id} and other.enabled)`,
+        ),
+      )
+      .returning({ module: clientModules.module });
     await grantWorkspaceAccess(tx, approved, {
       organizationAdmins: true,
       userIds: approved.owner_id ? [approved.owner_id] : [],
     });
-    await recordActivity(tx, {
-      userId: actor.userId,
-      action: ActivityAction.APPROVE_WORKSPACE,
-      objectType: 'client',
-      objectId: approved.id,
-      organizationId: approved.organization_id,
-      data: workspaceData(ctx, approved),
-      at: ctx.clock.now(),
+    await recordWorkspaceChange(ctx, tx, actor.userId, approved, ActivityAction.APPROVE_WORKSPACE, {
+      events: [
+        {
+          type: 'workspace.approved',
+          data: { client_id: approved.id, modules: switchedOn.map((m) => m.module) },
+        },
+      ],
     });
     return approved;
   });
@@ -376,7 +404,7 @@ export async function setModule(
       .where(and(eq(clientModules.client_id, clientId), eq(clientModules.module, code)));
     if (!row) throw unknown();
     if (changed.length > 0) {
-      await recordModuleChange(tx, ctx, actor, { module: code, enabled });
+      await recordModuleChange(tx, ctx, actor, { modules: changed, enabled });
     }
     return toModuleDto(row);
   });
@@ -419,21 +447,30 @@ async function upsertModuleStates(
   return rows.map((r) => r.module);
 }
 
+/**
+ * UPDATE_WORKSPACE_MODULES in the log (one module's change, or an application's), and an event
+ * per module changed (module.enabled or module.disabled).
+ */
 async function recordModuleChange(
   tx: Tx,
   ctx: AppContext,
   actor: ClientActor,
-  extra: Record<string, unknown>,
+  change: { app?: AppProfile; modules: readonly string[]; enabled: boolean },
 ) {
-  await recordActivity(tx, {
-    userId: actor.userId,
-    action: ActivityAction.UPDATE_WORKSPACE_MODULES,
-    objectType: 'client',
-    objectId: actor.client.id,
-    organizationId: actor.client.organization_id,
-    data: workspaceData(ctx, actor.client, extra),
-    at: ctx.clock.now(),
-  });
+  const { app, modules, enabled } = change;
+  const client_id = actor.client.id;
+  const type = enabled ? 'module.enabled' : 'module.disabled';
+  await recordWorkspaceChange(
+    ctx,
+    tx,
+    actor.userId,
+    actor.client,
+    ActivityAction.UPDATE_WORKSPACE_MODULES,
+    {
+      activity: app ? { app, modules, enabled } : { module: modules[0], enabled },
+      events: modules.map((module) => ({ type, data: { client_id, module } })),
+    },
+  );
 }
 
 // ---- applications (app profiles) --------------------------------------------------------------

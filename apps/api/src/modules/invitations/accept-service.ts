@@ -132,7 +132,7 @@ export async function acceptInvitation(
       actorId: locked.invited_by ?? invitee.id,
       member: invitee,
       role: locked.role,
-      via: 'invitation',
+      via: { invitationId: locked.id },
     });
     await grantIfOrganizationAdmin(tx, target, invitee.id, locked.role);
     return passwordHash ? startSessionIn(tx, ctx, invitee, meta) : undefined;

@@ -8,11 +8,12 @@ import { z } from 'zod';
 import type { App, AppContext } from '../../context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { lockTenant, requireAuth } from '../access/index.ts';
-import { ActivityAction, recordActivity } from '../activities/index.ts';
+import { ActivityAction } from '../activities/index.ts';
+import { recordActivityWithEvents } from '../events/index.ts';
 import { findOwnNotification, settleInvitationNotifications } from '../notifications/index.ts';
 import { assertOpen } from './accept-service.ts';
 import { withdrawPendingMemberships } from '../members/index.ts';
-import { decideInvitation, lockInvitation, tenantOfInvitation } from './repo.ts';
+import { decideInvitation, lockInvitation, placeOf, tenantOfInvitation } from './repo.ts';
 
 const notOpen = () =>
   conflict(
@@ -49,15 +50,30 @@ export async function declineInvitation(
     await decideInvitation(tx, invitation.id, 'DECLINED', ctx.clock.now());
     await withdrawPendingMemberships(tx, invitation);
     await settleInvitationNotifications(tx, invitation.id);
-    await recordActivity(tx, {
-      userId,
-      action: ActivityAction.DECLINE_INVITATION,
-      objectType: invitation.client_id ? 'client' : 'organization',
-      objectId: invitation.client_id ?? invitation.organization_id,
-      organizationId: invitation.organization_id,
-      data: { kind: invitation.kind, role: invitation.role, invited_by: invitation.invited_by },
-      at: ctx.clock.now(),
-    });
+    const { role } = invitation;
+    await recordActivityWithEvents(
+      tx,
+      {
+        userId,
+        action: ActivityAction.DECLINE_INVITATION,
+        objectType: invitation.client_id ? 'client' : 'organization',
+        objectId: invitation.client_id ?? invitation.organization_id,
+        organizationId: invitation.organization_id,
+        data: { kind: invitation.kind, role, invited_by: invitation.invited_by },
+        at: ctx.clock.now(),
+      },
+      [
+        {
+          type: 'invitation.declined',
+          data: {
+            ...placeOf(invitation),
+            invitation_id: invitation.id,
+            user_id: invitation.user_id,
+            role,
+          },
+        },
+      ],
+    );
   });
   return (await findOwnNotification(ctx.db, userId, notificationId))!.notification;
 }

@@ -14,6 +14,12 @@ export interface Target {
   client: { id: string; name: string } | null;
 }
 
+/** Where an invitation (or the membership it offers) is, as its events say it. */
+export const placeOf = (invitation: { client_id: string | null }) =>
+  invitation.client_id
+    ? ({ scope: 'workspace', client_id: invitation.client_id } as const)
+    : ({ scope: 'organization', client_id: null } as const);
+
 // ---- memberships ------------------------------------------------------------------------------
 
 /**

@@ -18,8 +18,9 @@ import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { enqueueMail } from '../../lib/mail/outbox.ts';
 import { memberAddedMail } from '../../lib/mail/templates.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
-import { ActivityAction, recordActivity } from '../activities/index.ts';
+import { ActivityAction } from '../activities/index.ts';
 import { assertMemberLimit } from '../billing/index.ts';
+import { recordActivityWithEvents, recordChangeEvents } from '../events/index.ts';
 import { hashPassword } from '../auth/index.ts';
 import {
   findMembership,
@@ -35,6 +36,7 @@ import {
   grantIfOrganizationAdmin,
   insertInvitation,
   lockPendingInvitation,
+  placeOf,
   type Target,
 } from './repo.ts';
 import { newInvitationToken } from './tokens.ts';
@@ -174,6 +176,19 @@ async function sendInvitation(
     expiresAt: new Date(ctx.clock.now().getTime() + INVITATION_TTL_MS),
   });
   await announceInvitation(tx, ctx, { ...sent, target, invitation, token });
+  await recordChangeEvents(tx, target.organization.id, ctx.clock.now(), [
+    {
+      type: 'invitation.sent',
+      data: {
+        ...placeOf(invitation),
+        invitation_id: invitation.id,
+        user_id: sent.invitee.id,
+        email: sent.invitee.email,
+        role: sent.role,
+        expires_at: invitation.expires_at.toISOString(),
+      },
+    },
+  ]);
 }
 
 /** An invitation's request, under an organization (its roles) or a workspace (all roles). */
@@ -268,7 +283,10 @@ export async function forceInvite(
   });
 }
 
-/** ADD_MEMBER in the organization's log, with who added whom, where and how. */
+/**
+ * ADD_MEMBER in the organization's log, with who added whom, where and how, and its event
+ * member.added; an accepted invitation's acceptance too (invitation.accepted).
+ */
 export async function recordMemberAdded(
   tx: Tx,
   ctx: AppContext,
@@ -277,29 +295,40 @@ export async function recordMemberAdded(
     actorId: string;
     member: UserRow;
     role: Role;
-    via: 'invitation' | 'force-invitation';
+    via: 'force-invitation' | { invitationId: string };
   },
 ): Promise<void> {
-  const { target, member } = added;
-  await recordActivity(tx, {
-    userId: added.actorId,
-    action: ActivityAction.ADD_MEMBER,
-    objectType: target.client ? 'client' : 'organization',
-    objectId: target.client?.id ?? target.organization.id,
-    organizationId: target.organization.id,
-    data: {
-      user_id: member.id,
-      email: member.email,
-      role: added.role,
-      via: added.via,
-      ...(target.client && {
-        app_profile: ctx.config.appProfile,
-        client_id: target.client.id,
-        client_name: target.client.name,
-      }),
+  const { target, member, role, via } = added;
+  const place = placeOf({ client_id: target.client?.id ?? null });
+  const who = { ...place, user_id: member.id, email: member.email, role };
+  await recordActivityWithEvents(
+    tx,
+    {
+      userId: added.actorId,
+      action: ActivityAction.ADD_MEMBER,
+      objectType: target.client ? 'client' : 'organization',
+      objectId: target.client?.id ?? target.organization.id,
+      organizationId: target.organization.id,
+      data: {
+        user_id: member.id,
+        email: member.email,
+        role,
+        via: via === 'force-invitation' ? via : 'invitation',
+        ...(target.client && {
+          app_profile: ctx.config.appProfile,
+          client_id: target.client.id,
+          client_name: target.client.name,
+        }),
+      },
+      at: ctx.clock.now(),
     },
-    at: ctx.clock.now(),
-  });
+    via === 'force-invitation'
+      ? [{ type: 'member.added', data: { ...who, via: 'force_invitation' } }]
+      : [
+          { type: 'invitation.accepted', data: { ...who, invitation_id: via.invitationId } },
+          { type: 'member.added', data: { ...who, via: 'invitation' } },
+        ],
+  );
 }
 
 /**

@@ -6,8 +6,10 @@ import {
   type GrantAccess,
   type MemberClientAccess,
   type OrgRole,
+  type Role,
 } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
 import type { Actor } from '../access/index.ts';
 import { ActivityAction } from '../activities/index.ts';
 import { listClientAccess, type ClientAccessRow } from './client-access-repo.ts';
@@ -15,6 +17,7 @@ import { underOrganizationLock } from './org-service.ts';
 import { assertAllowed, membershipPending, notAMember, refused } from './refusals.ts';
 import { loadStandings } from './repo.ts';
 import { recordActivities } from '../activities/index.ts';
+import { recordChangeEvents, type ChangeEvent } from '../events/index.ts';
 import { putWorkspaceMemberships, revokeInvitations } from './writes.ts';
 import { notFound } from '../../lib/errors.ts';
 
@@ -106,30 +109,70 @@ export async function grantClientAccess(
       );
     }
     const roleOf = new Map(input.clients.map((c) => [c.client_id, c.role]));
-    await recordActivities(
+    await recordGrants(
+      ctx,
       tx,
+      { actorId: actor.userId, organizationId, userId, email: them.email },
       changed.map(({ clientId, added }) => {
         const before = byId.get(clientId)!;
         const joined = added || before.status === 'PENDING';
         return {
-          userId: actor.userId,
-          action: joined ? ActivityAction.ADD_MEMBER : ActivityAction.UPDATE_MEMBER,
-          objectType: 'client' as const,
-          objectId: clientId,
-          organizationId,
-          data: {
-            email: them.email,
-            user_id: userId,
-            client_id: clientId,
-            client_name: before.client.name,
-            ...(joined
-              ? { role: roleOf.get(clientId) }
-              : { from: before.role, to: roleOf.get(clientId) }),
-          },
+          client: before.client,
+          from: joined ? null : before.role,
+          to: roleOf.get(clientId)!,
         };
       }),
-      ctx.clock.now(),
     );
   });
   return listMemberClients(ctx, actor, userId);
+}
+
+/** What a grant changed in one workspace: the member joined it (`from` null), or a new role. */
+interface GrantChange {
+  client: { id: string; name: string };
+  from: Role | null;
+  to: Role;
+}
+
+/**
+ * ADD_MEMBER or UPDATE_MEMBER per workspace in the organization's log, and the events
+ * member.added or member.role_changed: two statements whatever the number of workspaces.
+ */
+async function recordGrants(
+  ctx: AppContext,
+  tx: Tx,
+  grant: { actorId: string; organizationId: string; userId: string; email: string },
+  changes: readonly GrantChange[],
+): Promise<void> {
+  const { organizationId, userId, email } = grant;
+  const at = ctx.clock.now();
+  await recordActivities(
+    tx,
+    changes.map(({ client, from, to }) => ({
+      userId: grant.actorId,
+      action: from ? ActivityAction.UPDATE_MEMBER : ActivityAction.ADD_MEMBER,
+      objectType: 'client' as const,
+      objectId: client.id,
+      organizationId,
+      data: {
+        email,
+        user_id: userId,
+        client_id: client.id,
+        client_name: client.name,
+        ...(from ? { from, to } : { role: to }),
+      },
+    })),
+    at,
+  );
+  await recordChangeEvents(
+    tx,
+    organizationId,
+    at,
+    changes.map(({ client, from, to }): ChangeEvent => {
+      const member = { scope: 'workspace', client_id: client.id, user_id: userId, email } as const;
+      return from
+        ? { type: 'member.role_changed', data: { ...member, from, to } }
+        : { type: 'member.added', data: { ...member, role: to, via: 'grant' } };
+    }),
+  );
 }

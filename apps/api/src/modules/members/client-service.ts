@@ -11,7 +11,8 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
-import { ActivityAction, recordActivity } from '../activities/index.ts';
+import { ActivityAction } from '../activities/index.ts';
+import { recordActivityWithEvents } from '../events/index.ts';
 import { tellRoleChanged } from './role-notice.ts';
 import { pageOf, rowsOf } from '../../lib/pagination.ts';
 import { assertAllowed, callerOutside, membershipPending, notAMember } from './refusals.ts';
@@ -107,6 +108,10 @@ const workspaceData = (client: ClientActor['client'], them: PersonStanding) => (
   client_name: client.name,
 });
 
+/** The member and the workspace, as their events say them. */
+const memberInWorkspace = (client: ClientActor['client'], them: PersonStanding) =>
+  ({ scope: 'workspace', client_id: client.id, user_id: them.userId, email: them.email }) as const;
+
 /**
  * Changes a member's workspace role by the contract's rules (a workspace OWNER's needs the
  * organization's OWNER or ADMIN). A pending member's is refused (409 MEMBERSHIP_PENDING); the
@@ -125,15 +130,24 @@ export async function changeWorkspaceRole(
     const from = them.workspace.role;
     if (from === role) return;
     await setWorkspaceRole(tx, client.id, userId, role);
-    await recordActivity(tx, {
-      userId: actor.userId,
-      action: ActivityAction.UPDATE_MEMBER,
-      objectType: 'client',
-      objectId: client.id,
-      organizationId: client.organization_id,
-      data: { ...workspaceData(client, them), from, to: role },
-      at: ctx.clock.now(),
-    });
+    await recordActivityWithEvents(
+      tx,
+      {
+        userId: actor.userId,
+        action: ActivityAction.UPDATE_MEMBER,
+        objectType: 'client',
+        objectId: client.id,
+        organizationId: client.organization_id,
+        data: { ...workspaceData(client, them), from, to: role },
+        at: ctx.clock.now(),
+      },
+      [
+        {
+          type: 'member.role_changed',
+          data: { ...memberInWorkspace(client, them), from, to: role },
+        },
+      ],
+    );
     await tellRoleChanged(ctx, tx, {
       actorId: actor.userId,
       userId,
@@ -164,18 +178,19 @@ export async function removeWorkspaceMember(
     await revokeInvitations(ctx, tx, scope, userId, ctx.clock.now());
     await removeFromWorkspaces(tx, scope, userId);
     await dropLoneExternalInvitee(tx, client.organization_id, userId);
-    await recordActivity(tx, {
-      userId: actor.userId,
-      action: ActivityAction.DELETE_MEMBER,
-      objectType: 'client',
-      objectId: client.id,
-      organizationId: client.organization_id,
-      data: {
-        ...workspaceData(client, them),
-        role: them.workspace.role,
-        status: them.workspace.status,
+    const { role, status } = them.workspace;
+    await recordActivityWithEvents(
+      tx,
+      {
+        userId: actor.userId,
+        action: ActivityAction.DELETE_MEMBER,
+        objectType: 'client',
+        objectId: client.id,
+        organizationId: client.organization_id,
+        data: { ...workspaceData(client, them), role, status },
+        at: ctx.clock.now(),
       },
-      at: ctx.clock.now(),
-    });
+      [{ type: 'member.removed', data: { ...memberInWorkspace(client, them), role, status } }],
+    );
   });
 }

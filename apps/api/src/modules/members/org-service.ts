@@ -13,8 +13,9 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
-import { ActivityAction, recordActivity } from '../activities/index.ts';
+import { ActivityAction } from '../activities/index.ts';
 import { assertMemberLimit } from '../billing/index.ts';
+import { recordActivityWithEvents } from '../events/index.ts';
 import { tellRoleChanged } from './role-notice.ts';
 import { pageOf, rowsOf } from '../../lib/pagination.ts';
 import {
@@ -92,6 +93,9 @@ export async function underOrganizationLock<T>(
   });
 }
 
+/** Where the changes of this file are, in their events. */
+const ORGANIZATION = { scope: 'organization', client_id: null } as const;
+
 const ref = (person: OrgStandings['me'] | OrgStandings['them']) => ({
   userId: person.userId,
   role: person.org.role,
@@ -128,15 +132,20 @@ export async function changeOrganizationRole(
     if (can({ orgRole: role }, 'organization.clients.manage')) {
       await grantActiveWorkspaces(tx, organizationId, userId);
     }
-    await recordActivity(tx, {
-      userId: actor.userId,
-      action: ActivityAction.UPDATE_MEMBER,
-      objectType: 'user',
-      objectId: userId,
-      organizationId,
-      data: { email: them.email, from, to: role },
-      at: ctx.clock.now(),
-    });
+    const change = { email: them.email, from, to: role };
+    await recordActivityWithEvents(
+      tx,
+      {
+        userId: actor.userId,
+        action: ActivityAction.UPDATE_MEMBER,
+        objectType: 'user',
+        objectId: userId,
+        organizationId,
+        data: change,
+        at: ctx.clock.now(),
+      },
+      [{ type: 'member.role_changed', data: { ...ORGANIZATION, user_id: userId, ...change } }],
+    );
     await tellRoleChanged(ctx, tx, {
       actorId: actor.userId,
       userId,
@@ -181,7 +190,8 @@ export async function removeOrganizationMember(
           'external member).',
       );
     }
-    if (!pending && choice === 'keep_as_external') {
+    const keptAsExternal = !pending && choice === 'keep_as_external';
+    if (keptAsExternal) {
       if (role === 'CLIENT') {
         throw choiceField('This member is external already: choose remove_everywhere.');
       }
@@ -192,19 +202,27 @@ export async function removeOrganizationMember(
       await removeFromWorkspaces(tx, { organizationId }, userId);
       await deleteOrgMembership(tx, organizationId, userId);
     }
-    await recordActivity(tx, {
-      userId: actor.userId,
-      action: ActivityAction.DELETE_MEMBER,
-      objectType: 'user',
-      objectId: userId,
-      organizationId,
-      data: {
-        email: them.email,
-        role,
-        status,
-        choice: pending ? null : (choice ?? null),
+    const member = { ...ORGANIZATION, user_id: userId, email: them.email };
+    await recordActivityWithEvents(
+      tx,
+      {
+        userId: actor.userId,
+        action: ActivityAction.DELETE_MEMBER,
+        objectType: 'user',
+        objectId: userId,
+        organizationId,
+        data: {
+          email: them.email,
+          role,
+          status,
+          choice: pending ? null : (choice ?? null),
+        },
+        at: ctx.clock.now(),
       },
-      at: ctx.clock.now(),
-    });
+      // Kept in their workspaces, they stay in the organization as an external member.
+      keptAsExternal
+        ? [{ type: 'member.role_changed', data: { ...member, from: role, to: 'CLIENT' } }]
+        : [{ type: 'member.removed', data: { ...member, role, status } }],
+    );
   });
 }

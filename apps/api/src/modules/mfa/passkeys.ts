@@ -22,7 +22,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { passkeys, userMfa, webauthnChallenges } from '../../db/schema/index.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { deviceName } from '../../lib/user-agent.ts';
-import type { AuthState } from '../access/index.ts';
+import type { SessionAuth } from '../access/index.ts';
 import { recordSecurityEvent, type RequestOrigin } from '../security-log/index.ts';
 import { lockMfa } from './factors.ts';
 import { deleteRecoveryCodes, replaceRecoveryCodes } from './recovery-codes.ts';
@@ -116,7 +116,7 @@ const tooMany = () =>
  */
 export async function registrationOptions(
   ctx: AppContext,
-  auth: AuthState,
+  auth: SessionAuth,
 ): Promise<PasskeyOptionsResponse> {
   const existing = await passkeysOf(ctx.db, auth.userId);
   if (existing.length >= PASSKEY_MAX_PER_ACCOUNT) throw tooMany();
@@ -144,7 +144,7 @@ const unverified = (field: string, message: string) =>
  */
 export async function addPasskey(
   ctx: AppContext,
-  auth: AuthState,
+  auth: SessionAuth,
   input: PasskeyRegistration,
   origin: RequestOrigin,
 ): Promise<PasskeyAddedResponse> {
@@ -206,7 +206,7 @@ export async function addPasskey(
 /** Removes a passkey; the recovery codes go with the account's last factor. */
 export async function removePasskey(
   ctx: AppContext,
-  auth: AuthState,
+  auth: SessionAuth,
   id: string,
   origin: RequestOrigin,
 ): Promise<{ detail: string }> {

@@ -12,7 +12,7 @@ import {
 } from '@portolan/contract';
 import { z } from 'zod';
 import type { App } from '../../context.ts';
-import { requireAuth } from '../access/index.ts';
+import { requireSession } from '../access/index.ts';
 import {
   confirmTotp,
   mfaStatus,
@@ -43,7 +43,7 @@ export async function mfaRoutes(app: App): Promise<void> {
       security,
       response: { 200: mfaStatusResponseSchema, 401: errorBodySchema },
     },
-    handler: async (request) => mfaStatus(ctx, requireAuth(request)),
+    handler: async (request) => mfaStatus(ctx, requireSession(request)),
   });
 
   app.post('/v1/user/mfa/totp/', {
@@ -55,7 +55,7 @@ export async function mfaRoutes(app: App): Promise<void> {
       security,
       response: { 200: totpSetupResponseSchema, ...errors, 409: errorBodySchema },
     },
-    handler: async (request) => setUpTotp(ctx, requireAuth(request)),
+    handler: async (request) => setUpTotp(ctx, requireSession(request)),
   });
 
   app.post('/v1/user/mfa/totp/confirm/', {
@@ -69,7 +69,7 @@ export async function mfaRoutes(app: App): Promise<void> {
       response: { 200: recoveryCodesResponseSchema, ...errors, 409: errorBodySchema },
     },
     handler: async (request) =>
-      confirmTotp(ctx, requireAuth(request), request.body.code, originOf(request)),
+      confirmTotp(ctx, requireSession(request), request.body.code, originOf(request)),
   });
 
   app.delete('/v1/user/mfa/totp/', {
@@ -80,7 +80,7 @@ export async function mfaRoutes(app: App): Promise<void> {
       security,
       response: { 200: detailResponseSchema, ...errors, 409: errorBodySchema },
     },
-    handler: async (request) => removeTotp(ctx, requireAuth(request), originOf(request)),
+    handler: async (request) => removeTotp(ctx, requireSession(request), originOf(request)),
   });
 
   app.post('/v1/user/mfa/recovery-codes/', {
@@ -92,7 +92,7 @@ export async function mfaRoutes(app: App): Promise<void> {
       response: { 200: recoveryCodesResponseSchema, ...errors, 409: errorBodySchema },
     },
     handler: async (request) =>
-      regenerateRecoveryCodes(ctx, requireAuth(request), originOf(request)),
+      regenerateRecoveryCodes(ctx, requireSession(request), originOf(request)),
   });
 
   app.get('/v1/user/mfa/passkeys/', {
@@ -103,7 +103,7 @@ export async function mfaRoutes(app: App): Promise<void> {
       security,
       response: { 200: passkeyListResponseSchema, 401: errorBodySchema },
     },
-    handler: async (request) => listPasskeys(ctx, requireAuth(request).userId),
+    handler: async (request) => listPasskeys(ctx, requireSession(request).userId),
   });
 
   app.post('/v1/user/mfa/passkeys/options/', {
@@ -115,7 +115,7 @@ export async function mfaRoutes(app: App): Promise<void> {
       security,
       response: { 200: passkeyOptionsResponseSchema, ...errors, 409: errorBodySchema },
     },
-    handler: async (request) => registrationOptions(ctx, requireAuth(request)),
+    handler: async (request) => registrationOptions(ctx, requireSession(request)),
   });
 
   app.post('/v1/user/mfa/passkeys/', {
@@ -131,7 +131,7 @@ export async function mfaRoutes(app: App): Promise<void> {
     handler: async (request, reply) =>
       reply
         .status(201)
-        .send(await addPasskey(ctx, requireAuth(request), request.body, originOf(request))),
+        .send(await addPasskey(ctx, requireSession(request), request.body, originOf(request))),
   });
 
   app.delete('/v1/user/mfa/passkeys/:id/', {
@@ -144,6 +144,6 @@ export async function mfaRoutes(app: App): Promise<void> {
       response: { 200: detailResponseSchema, ...errors, 404: errorBodySchema },
     },
     handler: async (request) =>
-      removePasskey(ctx, requireAuth(request), request.params.id, originOf(request)),
+      removePasskey(ctx, requireSession(request), request.params.id, originOf(request)),
   });
 }

@@ -12,7 +12,7 @@ import type { Tx } from '../../db/client.ts';
 import { userMfa } from '../../db/schema/index.ts';
 import { AppError, conflict } from '../../lib/errors.ts';
 import { base32Encode, matchTotp, newTotpSecret, otpauthUrl } from '../../lib/totp.ts';
-import type { AuthState } from '../access/index.ts';
+import type { SessionAuth } from '../access/index.ts';
 import { recordSecurityEvent, type RequestOrigin } from '../security-log/index.ts';
 import { factorsOf, lockMfa, methodsOf } from './factors.ts';
 import { countPasskeys } from './passkeys.ts';
@@ -31,7 +31,7 @@ const alreadyEnabled = () =>
   );
 
 /** The account's factors, and until when the session may act without a step-up. */
-export async function mfaStatus(ctx: AppContext, auth: AuthState): Promise<MfaStatusResponse> {
+export async function mfaStatus(ctx: AppContext, auth: SessionAuth): Promise<MfaStatusResponse> {
   const factors = await factorsOf(ctx.db, auth.userId);
   const methods = methodsOf(factors);
   return {
@@ -48,7 +48,7 @@ export async function mfaStatus(ctx: AppContext, auth: AuthState): Promise<MfaSt
  * A new TOTP secret, pending until a code of it is confirmed; replaces a pending one. One
  * statement: it writes only where no confirmed secret is, so it never replaces one that works.
  */
-export async function setUpTotp(ctx: AppContext, auth: AuthState): Promise<TotpSetupResponse> {
+export async function setUpTotp(ctx: AppContext, auth: SessionAuth): Promise<TotpSetupResponse> {
   const secret = newTotpSecret();
   const sealed = ctx.secretBox.seal(secret, auth.userId);
   const written = await ctx.db
@@ -68,7 +68,7 @@ export async function setUpTotp(ctx: AppContext, auth: AuthState): Promise<TotpS
 /** The first code of the pending secret turns TOTP on; the recovery codes come with it. */
 export async function confirmTotp(
   ctx: AppContext,
-  auth: AuthState,
+  auth: SessionAuth,
   code: string,
   origin: RequestOrigin,
 ): Promise<RecoveryCodesResponse> {
@@ -106,7 +106,7 @@ export async function confirmTotp(
 /** Turns TOTP off: the secret and the recovery codes go. */
 export async function removeTotp(
   ctx: AppContext,
-  auth: AuthState,
+  auth: SessionAuth,
   origin: RequestOrigin,
 ): Promise<{ detail: string }> {
   await ctx.db.transaction(async (tx) => {
@@ -126,7 +126,7 @@ export async function removeTotp(
 /** New recovery codes; the earlier ones stop working. */
 export async function regenerateRecoveryCodes(
   ctx: AppContext,
-  auth: AuthState,
+  auth: SessionAuth,
   origin: RequestOrigin,
 ): Promise<RecoveryCodesResponse> {
   return ctx.db.transaction(async (tx) => {
@@ -141,7 +141,7 @@ export async function regenerateRecoveryCodes(
 
 const event = (
   tx: Tx,
-  auth: AuthState,
+  auth: SessionAuth,
   kind: 'totp_enabled' | 'totp_disabled' | 'recovery_codes_regenerated',
   at: Date,
   origin: RequestOrigin,

@@ -2,3 +2,4 @@
 export { permissionRoutes as permissionsModule } from './routes.ts';
 export { dropMemberGrants } from './member-repo.ts';
 export { permissionsExporter } from './data-export.ts';
+export { ownModuleAccess } from './own-permissions.ts';

@@ -6,6 +6,7 @@ import {
   findPermissionGroup,
   permissionsOfGroup,
   resolvePermissions,
+  type AccessCheckAnswer,
   type ExplanationAnswer,
   type GroupOverridesInput,
   type MemberCustomRoles,
@@ -18,7 +19,7 @@ import {
 } from '@portolan/contract';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { forbidden, notFound } from '../../lib/errors.ts';
+import { fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../access/index.ts';
 import { ActivityAction, recordActivity } from '../activities/index.ts';
 import { arrange, catalogueSlice } from './catalogue.ts';
@@ -88,9 +89,9 @@ async function targetOf(
 /**
  * Everything resolution needs, in a fixed number of queries: overrides, modules and the assigned
  * roles side by side, then the roles' rules and permissions in one join. `roleIds` replaces the
- * assigned roles (a preview).
+ * assigned roles (a preview). Also resolves a caller's own permissions (own-permissions.ts).
  */
-async function resolutionInputOf(
+export async function resolutionInputOf(
   ctx: AppContext,
   actor: Actor,
   target: Target,
@@ -158,6 +159,33 @@ export async function explainMemberPermission(
   const explained = explainPermission(input, permission);
   if (!explained) throw notFound('This permission belongs to a module this app does not have.');
   return explained;
+}
+
+/**
+ * POST /v1/access/check/ (issue 21 item 5): whether a member of the workspace may do something,
+ * with the explainer's reason and chain, for a module's back end. Someone who is not a member
+ * may not, and the answer says so (200, not 404: the question was a fair one).
+ */
+export async function checkMemberAccess(
+  ctx: AppContext,
+  actor: Actor,
+  userId: string,
+  permission: string,
+): Promise<AccessCheckAnswer> {
+  if (!catalogueSlice(ctx.config.appProfile).some((p) => p.key === permission))
+    throw fieldError('permission', `No such permission in this app: ${permission}.`);
+  const scope = workspaceOf(actor);
+  const membership = await loadMembership(ctx.db, scope, userId);
+  if (!membership)
+    return {
+      allowed: false,
+      reason: 'They are not a member of this workspace.',
+      explanation: null,
+    };
+  const target = { ...scope, userId, role: effectiveWorkspaceRole(membership)! };
+  const { input } = await resolutionInputOf(ctx, actor, target);
+  const explanation = explainPermission(input, permission)!;
+  return { allowed: explanation.status === 'ALLOW', reason: explanation.sentence, explanation };
 }
 
 /** Records a change of a member's permissions in the organization's log (UPDATE_MEMBER). */

@@ -10,6 +10,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../context.ts';
 import { catalogueFor } from './catalogue.ts';
+import { accessCheckRoutes } from './access-check-routes.ts';
 import { memberPermissionRoutes } from './member-routes.ts';
 import { errors, security, tags } from './route-parts.ts';
 import {
@@ -102,4 +103,5 @@ export async function permissionRoutes(app: App): Promise<void> {
   }
 
   await memberPermissionRoutes(app);
+  await accessCheckRoutes(app);
 }

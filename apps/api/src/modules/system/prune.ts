@@ -7,7 +7,9 @@ import { startJob, type Job, type RunningJob } from '../../lib/jobs.ts';
 import { pruneOutbox } from '../../lib/mail/prune.ts';
 import { deleteInBatches, type PruneOptions } from '../../lib/prune-batches.ts';
 import { pruneAuth, type AuthPruned } from '../auth/index.ts';
+import { pruneEvents } from '../events/index.ts';
 import { pruneWebauthnChallenges } from '../mfa/index.ts';
+import { pruneSigningKeys } from '../module-launch/index.ts';
 import { pruneSecurityLog } from '../security-log/index.ts';
 import { fileStorageFor, pruneUploads, type FileStorage } from '../uploads/index.ts';
 
@@ -32,6 +34,8 @@ export interface Pruned extends AuthPruned {
   uploads: number;
   securityEvents: number;
   webauthnChallenges: number;
+  events: number;
+  signingKeys: number;
 }
 
 export interface PruneDeps extends PruneOptions {
@@ -79,6 +83,12 @@ export async function pruneOnce(ctx: PruneContext, deps: PruneDeps): Promise<Pru
     webauthnChallenges: await attempt(
       'passkey challenges',
       () => pruneWebauthnChallenges(ctx.db, now, options),
+      0,
+    ),
+    events: await attempt('events', () => pruneEvents(ctx.db, now, options), 0),
+    signingKeys: await attempt(
+      'launch signing keys',
+      () => pruneSigningKeys(ctx.db, now, options),
       0,
     ),
   };

@@ -16,6 +16,9 @@ export function publicConfig(ctx: App['ctx']): PublicConfig {
     brand: config.brand,
     app_profile: config.appProfile,
     modules: [...APP_PROFILES[config.appProfile]],
+    // Codes only: the web app needs to know which homes launch, and the launch answer carries the
+    // URL to the members who may use it; this answer is public.
+    launchable_modules: APP_PROFILES[config.appProfile].filter((m) => config.moduleUrls[m]),
     support_email: config.supportEmail,
     features: {
       registration: config.features.registration,

@@ -10,15 +10,17 @@ export const LEDGER_TYPE_COLORS: Record<LedgerEntryType, string> = {
 
 /**
  * Who caused a movement: the member (by name, else e-mail; a member since removed has no user),
- * the payment of a top-up, or the platform itself (by its brand).
+ * an API key (for the member who made it), the payment of a top-up, or the platform itself (by
+ * its brand).
  */
 export function ledgerWho(entry: LedgerEntry, brand: string): { name: string; email?: string } {
   if (entry.source === 'payment') return { name: 'Payment' };
   if (entry.source === 'system') return { name: brand };
   const u = entry.user;
   if (!u) return { name: 'A former member' };
-  const name = `${u.first_name} ${u.last_name}`.trim();
-  return name ? { name, email: u.email } : { name: u.email };
+  const name = `${u.first_name} ${u.last_name}`.trim() || u.email;
+  if (entry.source === 'api_key') return { name: `An API key of ${name}`, email: u.email };
+  return name === u.email ? { name } : { name, email: u.email };
 }
 
 /** "Label printing × 3": the service a charge (or its refund) drew, and how many units. */

@@ -16,8 +16,8 @@ export interface OrganizationSettingsExtra {
 /**
  * ps/organization-settings/:orgId (redirects to detail): detail (Information), clients
  * (Workspaces, with :clientId/modules, :clientId/applications, :clientId/edit), users/:type
- * (internal or external, with :userId), activities, security (the MFA policy, OWNERs) and
- * data-export; and a member's workspace access
+ * (internal or external, with :userId), activities, security (the MFA policy, OWNERs),
+ * data-export and api-keys (OWNERs, ADMINs); and a member's workspace access
  * (ps/organizations/:orgId/users/:userId/client-access). `lazyPage` is the router's chunk loader.
  */
 export function organizationSettingsRoutes(
@@ -109,6 +109,11 @@ export function organizationSettingsRoutes(
           path: 'data-export',
           handle: handle({ title: 'Organization Data Export', crumb: 'Data export' }),
           lazy: lazyPage(() => import('./pages/DataExportPage').then((m) => m.DataExportPage)),
+        },
+        {
+          path: 'api-keys',
+          handle: handle({ title: 'Organization API Keys', crumb: 'API keys' }),
+          lazy: lazyPage(() => import('./pages/ApiKeysPage').then((m) => m.ApiKeysPage)),
         },
         ...(extra.settings ?? []),
       ],

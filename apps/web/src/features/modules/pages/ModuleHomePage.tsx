@@ -1,16 +1,38 @@
-import { Alert, Badge, Card, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Card,
+  Group,
+  List,
+  Loader,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
 import { effectiveWorkspaceRole, ROLE_NAMES, type Role } from '@portolan/contract';
 import { IconCheck, IconPlug, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { Suspense } from 'react';
 import { Outlet, useLocation, useParams } from 'react-router';
+import { usePublicConfig } from '../../../lib/config';
 import { currentUserQueryOptions } from '../../../lib/current-user';
+import { lazyPart } from '../../../lib/lazy-part';
 import { moduleName, moduleOfPath, useWorkspaceAccess } from '../../../lib/tenancy';
 import { describeAccess } from '../components/permissions';
 
+/** Only deployments that configure a module's own app (MODULE_URLS) load the launcher. */
+const ModuleLauncher = lazyPart(() =>
+  import('../components/ModuleLauncher').then((m) => m.ModuleLauncher),
+);
+
+const loading = <Loader size="sm" aria-label="Loading" />;
+
 /**
- * A module's home in a workspace (`/tr/:client_id/home` and the like): the module, the workspace,
- * and what the member may do there. The module's own tools are outside this product; an
- * administrator is told this is where they plug in.
+ * A module's home in a workspace (`/tr/:client_id/home` and the like). A module whose own app is
+ * configured (the config's `launchable_modules`) opens that app with a launch token. Otherwise:
+ * the module, the workspace, and what the member may do there; the module's own tools are
+ * outside this product, and an administrator is told this is where they plug in.
  */
 export function ModuleHomePage() {
   const { pathname } = useLocation();
@@ -18,7 +40,16 @@ export function ModuleHomePage() {
   const module = moduleOfPath(pathname);
   const access = useWorkspaceAccess(clientId);
   const user = useQuery(currentUserQueryOptions()).data;
+  const config = usePublicConfig();
   if (!module) return null;
+  if (config.isPending) return loading;
+  if (clientId && config.data?.launchable_modules.includes(module)) {
+    return (
+      <Suspense fallback={loading}>
+        <ModuleLauncher clientId={clientId} module={module} />
+      </Suspense>
+    );
+  }
   const name = moduleName(module);
   const actor = { orgRole: access?.orgRole ?? null, workspaceRole: access?.workspaceRole ?? null };
   const role = effectiveWorkspaceRole(actor);

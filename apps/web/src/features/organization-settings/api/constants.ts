@@ -26,6 +26,10 @@ export const ACTIVITY_LABELS: Record<ActivityAction, string> = {
   UNSUBSCRIBE: 'Cancelled the subscription',
   TOP_UP_BALANCE: 'Added funds to the balance',
   UPDATE_SECURITY_POLICY: 'Changed the security policy',
+  CREATE_API_KEY: 'Created an API key',
+  REVOKE_API_KEY: 'Revoked an API key',
+  CREATE_WEBHOOK: 'Added a webhook endpoint',
+  DELETE_WEBHOOK: 'Deleted a webhook endpoint',
 };
 
 export const STATUS_LABELS = { all: 'All', enabled: 'Enabled', pending: 'Pending' } as const;

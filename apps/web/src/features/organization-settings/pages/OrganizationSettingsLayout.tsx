@@ -4,6 +4,7 @@ import {
   IconActivity,
   IconBuilding,
   IconFileZip,
+  IconKey,
   IconReceipt2,
   IconLayoutGrid,
   IconShieldLock,
@@ -18,8 +19,8 @@ import { useOrganization } from '../api/org-settings-api';
 
 /**
  * ps/organization-settings/:orgId: the organization's name and a sub-navigation (Information,
- * Workspaces, Internal and External users, Activities, Security, Data export, Billing) above the
- * page. Each tab only for those who may use it.
+ * Workspaces, Internal and External users, Activities, Security, Data export, API keys, Billing)
+ * above the page. Each tab only for those who may use it.
  */
 export function OrganizationSettingsLayout() {
   const { orgId, query, role } = useOrganization();
@@ -61,6 +62,12 @@ export function OrganizationSettingsLayout() {
       label: 'Data export',
       icon: IconFileZip,
       shown: can({ orgRole: role }, 'organization.data.export'),
+    },
+    {
+      to: `${base}/api-keys`,
+      label: 'API keys',
+      icon: IconKey,
+      shown: can({ orgRole: role }, 'organization.api_keys.manage'),
     },
     // The billing pages (app/router.tsx places them under billing/), when the build sells plans.
     {
