@@ -6,7 +6,7 @@ import { runWrk, type LoadShape } from './wrk.ts';
 
 export const API_KEY_TARGET = 0.9;
 
-/** The first organization of the signed-in user, and a new key of it that may read its members. */
+/** The first organization of the signed-in user, and a new key of it that may read its balance. */
 async function keyOfFirstOrganization(base: string, token: string) {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const list = await fetch(`${base}/v1/me/organizations/and/clients/?limit=1`, { headers });
@@ -15,7 +15,7 @@ async function keyOfFirstOrganization(base: string, token: string) {
   const res = await fetch(`${base}/v1/organizations/${orgId}/api-keys/`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ name: 'bench', permissions: ['organization.members.read'] }),
+    body: JSON.stringify({ name: 'bench', permissions: ['organization.billing'] }),
   });
   if (res.status !== 201)
     throw new Error(`creating a key answered ${res.status}: ${await res.text()}`);
@@ -29,7 +29,8 @@ export async function compareKeyToSession(
   judged: boolean,
 ): Promise<Row> {
   const { orgId, key } = await keyOfFirstOrganization(base, token);
-  const url = `${base}/v1/organizations/${orgId}/users/?limit=10`;
+  // A light read (one statement after the tenant decision): what differs is the caller's cost.
+  const url = `${base}/v1/organizations/${orgId}/balance/`;
   const run = (bearer: string, s = shape) =>
     runWrk(url, s, { headers: { Authorization: `Bearer ${bearer}` } });
   const warmUp = { ...shape, duration: '1s' };
@@ -40,7 +41,7 @@ export async function compareKeyToSession(
   const ratio = keyed.requestsPerSecond / session.requestsPerSecond;
   const met = judged ? !keyed.failures && !session.failures && ratio >= API_KEY_TARGET : null;
   console.log(
-    `  GET /v1/organizations/{id}/users/?limit=10 with an API key ${requestsPerSecond(keyed.requestsPerSecond)}` +
+    `  GET /v1/organizations/{id}/balance/ with an API key ${requestsPerSecond(keyed.requestsPerSecond)}` +
       ` | with a session ${requestsPerSecond(session.requestsPerSecond)} → ${percent(ratio)}` +
       (judged ? ` (target ≥ ${percent(API_KEY_TARGET)}) ${mark(met)}` : '') +
       (keyed.failures || session.failures ? ' (failures!)' : ''),

@@ -159,7 +159,7 @@ const envSchema = z.object({
   /** A sensitive action needs a sign-in or step-up this recent (issue 20 item 4). */
   STEP_UP_MAX_AGE_S: z.coerce.number().int().min(1).max(86_400).default(STEP_UP_MAX_AGE_S_DEFAULT),
   /** Requests one API key may make a minute, counted by each server process (issue 21 item 1). */
-  API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000_000).default(600),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_ISSUER: url(['http:', 'https:']).default('https://accounts.google.com'),
