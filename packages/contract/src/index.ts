@@ -41,6 +41,7 @@ export * from './mfa.ts';
 export * from './mfa-schemas.ts';
 export * from './integrations.ts';
 export * from './integration-schemas.ts';
+export * from './webhooks.ts';
 export * from './webhook-schemas.ts';
 export * from './module-launch-schemas.ts';
 export * from './event-schemas.ts';

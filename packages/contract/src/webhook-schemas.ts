@@ -2,28 +2,19 @@ import { z } from 'zod';
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from './integrations.ts';
 import { pageQuerySchema, paginated } from './pagination.ts';
 import { singleLine } from './text.ts';
+import {
+  WEBHOOK_DELIVERY_MAX_LIMIT,
+  WEBHOOK_DELIVERY_PAGE_SIZE,
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_DESCRIPTION_MAX_LENGTH,
+  WEBHOOK_URL_MAX_LENGTH,
+} from './webhooks.ts';
 
 /**
  * Outbound webhooks (issue 21 item 2): an organization's endpoints, their signing secrets, and the
  * log of their deliveries. Deliveries follow the Standard Webhooks spec (webhook-id,
- * webhook-timestamp, webhook-signature).
+ * webhook-timestamp, webhook-signature). Its constants are in webhooks.ts (zod-free, for the web app).
  */
-
-/** A signing secret: this prefix, then 32 random bytes in base64 (the Standard Webhooks format). */
-export const WEBHOOK_SECRET_PREFIX = 'whsec_';
-/** Endpoints an organization may have at once (409 WEBHOOK_LIMIT beyond). */
-export const MAX_WEBHOOK_ENDPOINTS = 20;
-export const WEBHOOK_URL_MAX_LENGTH = 2048;
-export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 500;
-/** After a rotation the previous secret signs beside the new one this long. */
-export const WEBHOOK_PREVIOUS_SECRET_HOURS = 24;
-/** An endpoint whose deliveries have all failed this long is switched off, its OWNERs told. */
-export const WEBHOOK_DISABLE_AFTER_DAYS = 5;
-/** How much of a receiver's answer the delivery log keeps (bytes). */
-export const WEBHOOK_RESPONSE_EXCERPT_BYTES = 1024;
-export const WEBHOOK_DELIVERY_PAGE_SIZE = 20;
-export const WEBHOOK_DELIVERY_MAX_LIMIT = 100;
-export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 
 const datetime = () => z.iso.datetime({ offset: true });
 const id = () => z.uuid('Not a valid id.');

@@ -17,7 +17,8 @@ export interface OrganizationSettingsExtra {
  * ps/organization-settings/:orgId (redirects to detail): detail (Information), clients
  * (Workspaces, with :clientId/modules, :clientId/applications, :clientId/edit), users/:type
  * (internal or external, with :userId), activities, security (the MFA policy, OWNERs),
- * data-export and api-keys (OWNERs, ADMINs); and a member's workspace access
+ * data-export and api-keys (OWNERs, ADMINs), webhooks (OWNERs, ADMINs; with :webhookId, an
+ * endpoint and its delivery log); and a member's workspace access
  * (ps/organizations/:orgId/users/:userId/client-access). `lazyPage` is the router's chunk loader.
  */
 export function organizationSettingsRoutes(
@@ -114,6 +115,21 @@ export function organizationSettingsRoutes(
           path: 'api-keys',
           handle: handle({ title: 'Organization API Keys', crumb: 'API keys' }),
           lazy: lazyPage(() => import('./pages/ApiKeysPage').then((m) => m.ApiKeysPage)),
+        },
+        {
+          path: 'webhooks',
+          handle: handle({ title: 'Organization Webhooks', crumb: 'Webhooks' }),
+          children: [
+            {
+              index: true,
+              lazy: lazyPage(() => import('./pages/webhook-pages').then((m) => m.WebhooksPage)),
+            },
+            {
+              path: ':webhookId',
+              handle: handle({ title: 'Webhook endpoint', crumb: 'Endpoint' }),
+              lazy: lazyPage(() => import('./pages/webhook-pages').then((m) => m.WebhookPage)),
+            },
+          ],
         },
         ...(extra.settings ?? []),
       ],

@@ -10,6 +10,7 @@ import {
   IconShieldLock,
   IconUserShare,
   IconUsers,
+  IconWebhook,
 } from '@tabler/icons-react';
 import { Outlet } from 'react-router';
 import { usePublicConfig } from '../../../lib/config';
@@ -19,8 +20,8 @@ import { useOrganization } from '../api/org-settings-api';
 
 /**
  * ps/organization-settings/:orgId: the organization's name and a sub-navigation (Information,
- * Workspaces, Internal and External users, Activities, Security, Data export, API keys, Billing)
- * above the page. Each tab only for those who may use it.
+ * Workspaces, Internal and External users, Activities, Security, Data export, API keys, Webhooks,
+ * Billing) above the page. Each tab only for those who may use it.
  */
 export function OrganizationSettingsLayout() {
   const { orgId, query, role } = useOrganization();
@@ -68,6 +69,12 @@ export function OrganizationSettingsLayout() {
       label: 'API keys',
       icon: IconKey,
       shown: can({ orgRole: role }, 'organization.api_keys.manage'),
+    },
+    {
+      to: `${base}/webhooks`,
+      label: 'Webhooks',
+      icon: IconWebhook,
+      shown: can({ orgRole: role }, 'organization.webhooks.manage'),
     },
     // The billing pages (app/router.tsx places them under billing/), when the build sells plans.
     {
