@@ -164,6 +164,18 @@ describe('organization API keys', () => {
     const own = await withKey(key, 'GET', '/v1/rest-auth/user/');
     expect(own.statusCode).toBe(403);
     expect(own.json().code).toBe(ErrorCode.PERMISSION_DENIED);
+    // The integration routes: the events feed with its permission and without; webhooks and
+    // keys are a person's (no key may carry their permissions).
+    const feed = `/v1/organizations/${scene.orgId}/events/`;
+    expect((await withKey(key, 'GET', feed)).statusCode).toBe(403);
+    const reader = await makeKey({ permissions: ['organization.events.read'] });
+    expect((await withKey(reader.key, 'GET', feed)).statusCode).toBe(200);
+    expect(
+      (await withKey(reader.key, 'GET', feed.replace(scene.orgId, scene.otherOrgId))).statusCode,
+    ).toBe(404);
+    expect(
+      (await withKey(reader.key, 'GET', `/v1/organizations/${scene.orgId}/webhooks/`)).statusCode,
+    ).toBe(403);
     // Opening a module is a person's act, whatever the key's permissions.
     const launch = await withKey(key, 'POST', `/v1/clients/${inside.id}/modules/TR/launch/`);
     expect(launch.statusCode).toBe(403);
