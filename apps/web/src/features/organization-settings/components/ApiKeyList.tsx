@@ -15,6 +15,7 @@ import { displayName } from '../../../lib/current-user';
 import { formatDate } from '../../../lib/dates';
 import { lastActive } from '../../../lib/member-parts';
 import { permissionLabel } from './api-key-labels';
+import { PhoneDetail } from './PhoneDetail';
 
 /** Badges shown before the rest fold into "+N more". */
 const SHOWN_PERMISSIONS = 3;
@@ -112,17 +113,10 @@ function LastUsed({ apiKey, now }: { apiKey: ApiKey; now: number }) {
   );
 }
 
-/** One line of the phone's summary under a key's name (its column is hidden there). */
-function Detail({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <Group gap={6} align="flex-start" wrap="nowrap">
-      <Text size="xs" c="dimmed" w={72} style={{ flexShrink: 0 }} mt={2}>
-        {term}
-      </Text>
-      <div style={{ minWidth: 0 }}>{children}</div>
-    </Group>
-  );
-}
+/** One line of the phone's summary (the table hides its column there). */
+const Detail = (props: { term: string; children: ReactNode }) => (
+  <PhoneDetail termWidth={72} {...props} />
+);
 
 /**
  * The organization's API keys: a table from tablet widths up; on a phone, each key's details are

@@ -21,6 +21,7 @@ import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { toast, toastFailure } from '../../../lib/toasts';
 import { useRetryDelivery, webhookDeliveriesQueryOptions } from '../api/webhook-deliveries-api';
 import { answerOf, DeliveryAttempts, notAnsweredYet } from './DeliveryAttempts';
+import { PhoneDetail } from './PhoneDetail';
 
 export const DeliveryLogMessages = {
   retried: (type: string) => `The ${type} delivery is being sent again.`,
@@ -61,17 +62,10 @@ function LastAttempt({ delivery }: { delivery: WebhookDelivery }) {
   );
 }
 
-/** One line of the phone's summary under a delivery's event (its column is hidden there). */
-function Detail({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <Group gap={6} align="flex-start" wrap="nowrap">
-      <Text size="xs" c="dimmed" w={64} style={{ flexShrink: 0 }} mt={2}>
-        {term}
-      </Text>
-      <div style={{ minWidth: 0 }}>{children}</div>
-    </Group>
-  );
-}
+/** One line of the phone's summary (the table hides its column there). */
+const Detail = (props: { term: string; children: ReactNode }) => (
+  <PhoneDetail termWidth={64} {...props} />
+);
 
 /** Columns of a row, for the attempts' row under it. */
 const COLUMNS = 5;

@@ -3,6 +3,7 @@ import { SUBSCRIBABLE_EVENT_TYPES, type WebhookEndpoint } from '@portolan/contra
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { WebhookStatus } from './WebhookStatus';
+import { PhoneDetail } from './PhoneDetail';
 
 /** Event badges shown before the rest fold into "+N more". */
 const SHOWN_EVENTS = 3;
@@ -44,17 +45,10 @@ function Events({ endpoint }: { endpoint: WebhookEndpoint }) {
   );
 }
 
-/** One line of the phone's summary under an endpoint's URL (its column is hidden there). */
-function Detail({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <Group gap={6} align="flex-start" wrap="nowrap">
-      <Text size="xs" c="dimmed" w={56} style={{ flexShrink: 0 }} mt={2}>
-        {term}
-      </Text>
-      <div style={{ minWidth: 0 }}>{children}</div>
-    </Group>
-  );
-}
+/** One line of the phone's summary (the table hides its column there). */
+const Detail = (props: { term: string; children: ReactNode }) => (
+  <PhoneDetail termWidth={56} {...props} />
+);
 
 /**
  * The organization's webhook endpoints: a table from tablet widths up; on a phone each
