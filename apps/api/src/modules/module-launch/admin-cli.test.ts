@@ -1,16 +1,9 @@
-// engine-parity: branches on the engine
-import { spawn } from 'node:child_process';
+// engine-parity: the command opens the database itself, on each engine (test/support/cli.ts)
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPostgresDatabaseCopy,
-  seedPgliteDataDir,
-  testEngine,
-} from '../../../test/support/database.ts';
+import { cliDatabase, runCli, type CliEnv } from '../../../test/support/cli.ts';
 import { loadConfig } from '../../config.ts';
 import { withMigratedDatabase } from '../../db/open-cli.ts';
 import { signingKeys } from '../../db/schema/index.ts';
@@ -32,25 +25,13 @@ describe('the keys command', () => {
 
   describe('as a process', () => {
     const encryptionKey = crypto.randomBytes(32).toString('hex');
-    let env: Record<string, string | undefined>;
+    let env: CliEnv;
     let cleanup: () => Promise<void>;
     const onDatabase = (body: Parameters<typeof withMigratedDatabase>[1]) =>
       withMigratedDatabase(loadConfig({ ...env, LOG_LEVEL: 'silent' }), body);
 
     beforeAll(async () => {
-      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portolan-keys-cli-'));
-      if (testEngine === 'postgres') {
-        const copy = await createPostgresDatabaseCopy();
-        env = { DATA_DIR: dataDir, DATABASE_URL: copy.url, ENCRYPTION_KEY: encryptionKey };
-        cleanup = async () => {
-          await copy.drop();
-          await fs.rm(dataDir, { recursive: true, force: true });
-        };
-      } else {
-        env = { DATA_DIR: dataDir, DATABASE_URL: undefined, ENCRYPTION_KEY: encryptionKey };
-        await seedPgliteDataDir(dataDir);
-        cleanup = () => fs.rm(dataDir, { recursive: true, force: true });
-      }
+      ({ env, cleanup } = await cliDatabase({ ENCRYPTION_KEY: encryptionKey }));
       // The key a server made at its first start.
       await onDatabase(async ({ db }) => {
         await ensureSigningKey({ db, clock: systemClock, secretBox: new SecretBox(encryptionKey) });
@@ -58,20 +39,7 @@ describe('the keys command', () => {
     });
     afterAll(() => cleanup());
 
-    const run = (...args: string[]) =>
-      new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-        const childEnv = { ...process.env, ...env };
-        for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
-        const child = spawn(process.execPath, [CLI, ...args], {
-          env: childEnv,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (d) => (out += d));
-        child.stderr.on('data', (d) => (err += d));
-        child.on('exit', (code) => resolve({ code, out, err }));
-      });
+    const run = (...args: string[]) => runCli(CLI, env, args);
 
     it('rotates, printing the new kid sealed with the server’s key; 2 with the usage otherwise', async () => {
       const bad = await run('rotate', 'now');

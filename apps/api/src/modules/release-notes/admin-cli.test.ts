@@ -1,15 +1,8 @@
-// engine-parity: branches on the engine
-import { spawn } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
+// engine-parity: the command opens the database itself, on each engine (test/support/cli.ts)
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.ts';
-import {
-  createPostgresDatabaseCopy,
-  seedPgliteDataDir,
-  testEngine,
-} from '../../../test/support/database.ts';
+import { cliDatabase, runCli, type CliEnv } from '../../../test/support/cli.ts';
 import { loadConfig } from '../../config.ts';
 import { withMigratedDatabase } from '../../db/open-cli.ts';
 import { createUser } from '../../seed/factories.ts';
@@ -89,23 +82,11 @@ describe('the admin command', () => {
   });
 
   describe('as a process', () => {
-    let env: Record<string, string | undefined>;
+    let env: CliEnv;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portolan-admin-cli-'));
-      if (testEngine === 'postgres') {
-        const copy = await createPostgresDatabaseCopy();
-        env = { DATA_DIR: dataDir, DATABASE_URL: copy.url };
-        cleanup = async () => {
-          await copy.drop();
-          await fs.rm(dataDir, { recursive: true, force: true });
-        };
-      } else {
-        env = { DATA_DIR: dataDir, DATABASE_URL: undefined };
-        await seedPgliteDataDir(dataDir);
-        cleanup = () => fs.rm(dataDir, { recursive: true, force: true });
-      }
+      ({ env, cleanup } = await cliDatabase());
       // Someone to grant the role to, in the database the command will open.
       await withMigratedDatabase(loadConfig({ ...env, LOG_LEVEL: 'silent' }), async ({ db }) => {
         await createUser(db, { email: 'ops.lead@example.com', first_name: 'Olu' });
@@ -113,20 +94,7 @@ describe('the admin command', () => {
     });
     afterAll(() => cleanup());
 
-    const run = (...args: string[]) =>
-      new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-        const childEnv = { ...process.env, ...env };
-        for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
-        const child = spawn(process.execPath, [CLI, ...args], {
-          env: childEnv,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (d) => (out += d));
-        child.stderr.on('data', (d) => (err += d));
-        child.on('exit', (code) => resolve({ code, out, err }));
-      });
+    const run = (...args: string[]) => runCli(CLI, env, args);
 
     it('grants, exits 1 for an unknown e-mail and 2 with the usage for a bad command', async () => {
       const bad = await run('promote', 'ops.lead@example.com');
