@@ -35,7 +35,7 @@ import { ApiKeyResolver, apiKeysModule } from './modules/api-keys/index.ts';
 import { authModule, liveSessionOf, SessionCache, stepUpMethodsOf } from './modules/auth/index.ts';
 import { mfaModule } from './modules/mfa/index.ts';
 import { securityLogModule } from './modules/security-log/index.ts';
-import { billingModule, renewalJob } from './modules/billing/index.ts';
+import { autoTopUpJob, billingModule, renewalJob } from './modules/billing/index.ts';
 import { clientsModule } from './modules/clients/index.ts';
 import { dataExportJob, dataExportsModule } from './modules/data-exports/index.ts';
 import { eventsModule } from './modules/events/index.ts';
@@ -246,13 +246,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<App> {
     app.addHook('onReady', async () => s3ClientFor(storage).load());
   }
   // The jobs, run by one runner (lib/jobs.ts) in every instance that starts workers: each claims
-  // its rows with SKIP LOCKED (renewals: only with billing on). The mail outbox is ready once it
-  // listens for queued mail (or after the connect timeout: it keeps trying and catches up).
+  // its rows with SKIP LOCKED (renewals and auto top-ups: only with billing on). The mail outbox is
+  // ready once it listens for queued mail (or after the connect timeout: it keeps trying and
+  // catches up).
   let running: { stop(): Promise<void> } | null = null;
   if (deps.startWorkers) {
     const jobs = [
       outbox.job,
-      ...(config.features.billing ? [renewalJob(ctx)] : []),
+      ...(config.features.billing ? [renewalJob(ctx), autoTopUpJob(ctx)] : []),
       dataExportJob(ctx, app.log),
       pruneJob(ctx, app.log),
       webhookJob(ctx, app.log),

@@ -109,6 +109,8 @@ export const ErrorCode = {
   INSUFFICIENT_BALANCE: 'INSUFFICIENT_BALANCE',
   /** Refunding an entry that is not a charge, or a charge already refunded: 409. */
   NOT_REFUNDABLE: 'NOT_REFUNDABLE',
+  /** A charge would pass the organization's or the workspace's monthly spend cap: 402. */
+  SPEND_CAP_REACHED: 'SPEND_CAP_REACHED',
   // share links
   /** The workspace already has SHARE_LINK_MAX_LIVE live share links: 409. Revoke one first. */
   SHARE_LINK_LIMIT: 'SHARE_LINK_LIMIT',
@@ -217,6 +219,7 @@ export const ERROR_STATUS = {
   CHECKOUT_CLOSED: 409,
   INSUFFICIENT_BALANCE: 402,
   NOT_REFUNDABLE: 409,
+  SPEND_CAP_REACHED: 402,
   SHARE_LINK_LIMIT: 409,
   VERSION_TAKEN: 409,
   DATA_EXPORT_IN_PROGRESS: 409,

@@ -156,6 +156,11 @@ export interface EventDataMap {
     available_balance: number;
   };
   'invoice.paid': Money & { invoice_id: string; number: string; kind: InvoiceKind };
+  /**
+   * A charge took the balance below a low-balance threshold (issue 22 item 3): once per
+   * crossing, one event per threshold crossed; `available_balance` is what is left.
+   */
+  'balance.low': { threshold: number; available_balance: number; currency: string };
 }
 /** The event types whose data EventDataMap describes. */
 export type RecordedEventType = keyof EventDataMap;

@@ -26,6 +26,8 @@ export * from './billing.ts';
 export * from './billing-schemas.ts';
 export * from './wallet.ts';
 export * from './wallet-schemas.ts';
+export * from './money-ops.ts';
+export * from './money-ops-schemas.ts';
 export * from './credentials.ts';
 export * from './email-domains.ts';
 export * from './release-notes.ts';

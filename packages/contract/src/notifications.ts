@@ -15,6 +15,12 @@ export const NOTIFICATION_TYPES = [
   'ROLE_CHANGED',
   /** A module's back end told named members something (issue 21 item 6): its extra message. */
   'MODULE',
+  /**
+   * Money matters, to each OWNER and ADMIN (issue 22): a low balance, an automatic top-up
+   * declined or switched off, a renewal declined or the subscription expired. The extra message
+   * says what happened; meta `kind` which, and `path` where to act in the app.
+   */
+  'BILLING',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 

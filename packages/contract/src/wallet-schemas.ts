@@ -133,6 +133,11 @@ export const chargeCreateSchema = z.strictObject({
     .max(MAX_CHARGE_QUANTITY, `Charge at most ${MAX_CHARGE_QUANTITY} units at once.`),
   /** The caller's own reference (a shipment, a label), shown in the history. */
   reference: singleLine().max(200).optional(),
+  /**
+   * The workspace the charge was for (issue 22 item 4): totalled by the usage report and counted
+   * against the workspace's spend cap. One of the organization's workspaces.
+   */
+  client_id: z.uuid('Not a valid id.').optional(),
 });
 export type ChargeCreate = z.infer<typeof chargeCreateSchema>;
 

@@ -43,6 +43,9 @@ export class ChargeRecorder implements PaymentGateway {
     throw new Error('not used by these tests');
   }
   async detachPaymentMethod(): Promise<void> {}
+  async refund(): Promise<never> {
+    throw new Error('not used by these tests');
+  }
   async verifyEvent(): Promise<null> {
     return null;
   }

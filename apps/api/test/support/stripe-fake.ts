@@ -143,6 +143,7 @@ export class StripeFake {
   readonly paymentIntents = new Map<string, Json>();
   readonly setupIntents = new Map<string, Json>();
   readonly paymentMethods = new Map<string, Json>();
+  readonly refunds = new Map<string, Json>();
   /** The clock Stripe reads (signatures, `created`, `expires_at` checks); the test's by default. */
   now: () => number = () => Date.now();
 
@@ -151,6 +152,8 @@ export class StripeFake {
   private readonly webhookSecret: string;
   private readonly webhooks = new Stripe('sk_test_signer').webhooks;
   private readonly idempotent = new Map<string, { fingerprint: string; answer: Answer }>();
+  /** What each PaymentIntent has had refunded (minor units). */
+  private readonly refunded = new Map<string, number>();
   /** How a kept card behaves when charged later. */
   private readonly later = new Map<string, 'ok' | DeclineCode>();
   /** Answers still to be lost (`dropAnswers`). */
@@ -380,6 +383,7 @@ export class StripeFake {
     if (method === 'POST' && path === '/v1/checkout/sessions') return this.createSession(params);
     if (method === 'POST' && path === '/v1/payment_intents')
       return this.createPaymentIntent(params);
+    if (method === 'POST' && path === '/v1/refunds') return this.createRefund(params);
     if (method === 'GET' && (match = /^\/v1\/payment_intents\/([^/]+)$/.exec(path))) {
       const intent = this.paymentIntents.get(match[1]!);
       if (!intent) throw missing('payment_intent', match[1]!);
@@ -556,6 +560,51 @@ export class StripeFake {
         request_log_url: `${this.url}/logs/${randomId('req_')}`,
       });
     return structuredClone(intent);
+  }
+
+  /**
+   * A refund of a paid PaymentIntent (or its charge, `ch_` + the intent's suffix): all that is
+   * left when no amount is given; more than is left is refused as Stripe does.
+   */
+  private createRefund(params: Form): Json {
+    const chargeId = formField(params, 'charge');
+    const intentId = formField(params, 'payment_intent') ?? chargeId?.replace(/^ch_/, 'pi_');
+    const intent = intentId ? this.paymentIntents.get(intentId) : undefined;
+    if (!intentId || !intent)
+      throw missing(chargeId ? 'charge' : 'payment_intent', chargeId ?? intentId ?? '');
+    if (intent.status !== 'succeeded')
+      throw invalid('This PaymentIntent does not have a successful charge to refund.', {
+        code: 'charge_not_refundable',
+      });
+    const refunded = this.refunded.get(intentId) ?? 0;
+    const left = Number(intent.amount) - refunded;
+    if (left <= 0)
+      throw invalid(`Charge for ${intentId} has already been refunded.`, {
+        code: 'charge_already_refunded',
+      });
+    const amount = Number(formField(params, 'amount') ?? left);
+    if (!Number.isInteger(amount) || amount < 1)
+      throw invalid('amount must be a positive integer.', { param: 'amount' });
+    if (amount > left)
+      throw invalid(
+        `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`,
+        { code: 'amount_too_large', param: 'amount' },
+      );
+    this.refunded.set(intentId, refunded + amount);
+    const refund: Json = {
+      id: randomId('re_'),
+      object: 'refund',
+      amount,
+      charge: intentId.replace(/^pi_/, 'ch_'),
+      created: Math.floor(this.now() / 1000),
+      currency: intent.currency,
+      metadata: params.metadata ?? {},
+      payment_intent: intentId,
+      reason: null,
+      status: 'succeeded',
+    };
+    this.refunds.set(refund.id as string, refund);
+    return structuredClone(refund);
   }
 
   private keepCard(last4: string, customer: string | null, later: 'ok' | DeclineCode): Json {

@@ -121,6 +121,14 @@ export const subscriptions = pgTable(
 );
 
 /** A payment, or a failed attempt at one: what was charged, for what, and its lines. */
+/** What an invoice or a credit note prints of its buyer. */
+export interface BilledTo {
+  company_name: string;
+  address: string;
+  country: string;
+  tax_id: string | null;
+}
+
 export const invoices = pgTable(
   'invoices',
   {
@@ -141,6 +149,11 @@ export const invoices = pgTable(
     lines: jsonb('lines').$type<{ description: string; amount: number }[]>().notNull(),
     /** The gateway's charge (or checkout) this records; one invoice per payment. */
     gateway_ref: text('gateway_ref'),
+    /**
+     * The organization's billing details when the invoice was made (issue 22 item 6): printed on
+     * it ever after, whatever they become. Null: none were saved then (the name alone prints).
+     */
+    billed_to: jsonb('billed_to').$type<BilledTo>(),
     ...timestamps(),
   },
   (t) => [

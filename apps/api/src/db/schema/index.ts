@@ -12,3 +12,4 @@ export * from './portal.ts';
 export * from './rate-limits.ts';
 export * from './security.ts';
 export * from './integrations.ts';
+export * from './money-ops.ts';

@@ -19,7 +19,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { checkouts, invoices } from './billing.ts';
 import { id, timestamps, ts } from './columns.ts';
-import { organizations } from './organizations.ts';
+import { clients, organizations } from './organizations.ts';
 import { users } from './users.ts';
 
 /**
@@ -75,6 +75,24 @@ export const billingAccounts = pgTable(
     available_balance: integer('available_balance').notNull().default(0),
     currency: text('currency').notNull().default('usd'),
     next_invoice_number: integer('next_invoice_number').notNull().default(1),
+    /** Credit notes are numbered per organization too (CN-000001), gapless (issue 22 item 7). */
+    next_credit_note_number: integer('next_credit_note_number').notNull().default(1),
+    /** The organization's monthly spend cap (null: none) and what its period has spent. */
+    spend_cap: integer('spend_cap'),
+    /** The month `spent_this_period` counts; an older one reads as 0 spent. */
+    spend_period_start: ts('spend_period_start'),
+    spent_this_period: integer('spent_this_period').notNull().default(0),
+    /** Low-balance thresholds (issue 22 item 3): crossing one downwards alerts, once a crossing. */
+    low_balance_thresholds: jsonb('low_balance_thresholds').$type<number[]>().notNull().default([]),
+    /** Auto top-up (issue 22 item 1): below `threshold`, buy the package with the default card. */
+    auto_top_up_enabled: boolean('auto_top_up_enabled').notNull().default(false),
+    auto_top_up_threshold: integer('auto_top_up_threshold'),
+    auto_top_up_fund_package_id: uuid('auto_top_up_fund_package_id').references(
+      () => fundPackages.id,
+      { onDelete: 'set null' },
+    ),
+    /** Declined automatic top-ups in a row (AUTO_TOP_UP_MAX_FAILURES switch it off). */
+    auto_top_up_failures: integer('auto_top_up_failures').notNull().default(0),
     ...timestamps(),
   },
   (t) => [check('billing_accounts_balance_not_negative', sql`${t.available_balance} >= 0`)],
@@ -118,6 +136,8 @@ export const ledgerEntries = pgTable(
     invoice_id: uuid('invoice_id').references(() => invoices.id, { onDelete: 'set null' }),
     /** A refund's charge: at most one refund per charge. */
     refund_of: uuid('refund_of').references((): AnyPgColumn => ledgerEntries.id),
+    /** The workspace a charge (and its refund) was for (issue 22 item 4), if it named one. */
+    client_id: uuid('client_id').references(() => clients.id, { onDelete: 'set null' }),
     created_at: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
@@ -126,6 +146,10 @@ export const ledgerEntries = pgTable(
     // The history: newest first, optionally by type (both filter on the organization first).
     index('ledger_entries_org_created_idx').on(t.organization_id, t.created_at, t.id),
     index('ledger_entries_org_type_created_idx').on(t.organization_id, t.type, t.created_at),
+    // The usage report by workspace.
+    index('ledger_entries_org_client_created_idx')
+      .on(t.organization_id, t.client_id, t.created_at)
+      .where(sql`${t.client_id} is not null`),
     uniqueIndex('ledger_entries_org_caller_idempotency_key')
       .on(t.organization_id, t.idempotency_caller, t.idempotency_key)
       .where(sql`${t.idempotency_key} is not null`),

@@ -325,3 +325,142 @@ export function webhookDisabledMail(
     links: [{ label: 'Webhooks in the settings', url: `${base}${input.settingsPath}` }],
   });
 }
+
+/** The balance fell below a low-balance threshold (issue 22 item 3). */
+export function lowBalanceMail(
+  ctx: MailContext,
+  to: string,
+  firstName: string,
+  input: { organization: string; balance: string; threshold: string; walletPath: string },
+) {
+  const base = ctx.publicUrl.replace(/\/+$/, '');
+  return layout(ctx, to, `The balance of ${input.organization} is low`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [
+      `The balance of ${input.organization} is ${input.balance}, below your alert threshold of ${input.threshold}.`,
+      'Add funds before it runs out: charges that find too little on the balance are refused, and the modules that make them stop working.',
+    ],
+    links: [{ label: 'Add funds', url: `${base}${input.walletPath}` }],
+    footer:
+      'You get this e-mail as an owner or admin of the organization. The thresholds are in the wallet settings.',
+  });
+}
+
+/** What the auto top-up mails say of the top-up that was declined (issue 22 item 1). */
+export interface DeclinedTopUp {
+  organization: string;
+  /** What the card was to be charged, formatted ("$50.00"). */
+  amount: string;
+  /** Why it was declined, as the gateway's failure reads to a buyer. */
+  reason: string;
+  walletPath: string;
+  cardsPath: string;
+}
+
+/** An automatic top-up was declined; auto top-up stays on and tries at the next crossing. */
+export function autoTopUpFailedMail(
+  ctx: MailContext,
+  to: string,
+  firstName: string,
+  input: DeclinedTopUp & { threshold: string },
+) {
+  const base = ctx.publicUrl.replace(/\/+$/, '');
+  return layout(ctx, to, `An automatic top-up of ${input.organization} was declined`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [
+      `The automatic top-up of ${input.amount} for ${input.organization} could not be paid: ${input.reason}`,
+      `Nothing was charged. Auto top-up stays on and tries again the next time the balance falls below ${input.threshold}.`,
+      'Check the default card, or choose another one, so the next top-up goes through; or add funds now.',
+    ],
+    links: [
+      { label: 'Cards', url: `${base}${input.cardsPath}` },
+      { label: 'Add funds', url: `${base}${input.walletPath}` },
+    ],
+    footer: 'You get this e-mail as an owner or admin of the organization.',
+  });
+}
+
+/** The last of AUTO_TOP_UP_MAX_FAILURES automatic top-ups in a row was declined: it is off. */
+export function autoTopUpDisabledMail(
+  ctx: MailContext,
+  to: string,
+  firstName: string,
+  input: DeclinedTopUp & { failures: number },
+) {
+  const base = ctx.publicUrl.replace(/\/+$/, '');
+  return layout(ctx, to, `Auto top-up of ${input.organization} was switched off`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [
+      `The automatic top-up of ${input.amount} for ${input.organization} could not be paid: ${input.reason}`,
+      `That is ${input.failures} declined top-ups in a row, so ${ctx.brand} switched auto top-up off. Nothing was charged, and the balance is no longer topped up by itself.`,
+      'Choose a default card that can be charged, then switch auto top-up on again in the wallet; or add funds now.',
+    ],
+    links: [
+      { label: 'Cards', url: `${base}${input.cardsPath}` },
+      { label: 'Auto top-up in the wallet', url: `${base}${input.walletPath}` },
+    ],
+    footer: 'You get this e-mail as an owner or admin of the organization.',
+  });
+}
+
+/**
+ * A renewal's payment failed (issue 22 item 5, dunning): to each OWNER and ADMIN, once per
+ * attempt, with the gateway's reason, which attempt it was and when the next one comes.
+ */
+export function renewalFailedMail(
+  ctx: MailContext,
+  to: string,
+  firstName: string,
+  input: {
+    organization: string;
+    plan: string;
+    reason: string;
+    attempt: number;
+    attempts: number;
+    /** When the next attempt comes, as written in the mail. */
+    nextAttempt: string;
+    cardsPath: string;
+  },
+) {
+  const base = ctx.publicUrl.replace(/\/+$/, '');
+  return layout(ctx, to, `The ${input.plan} plan of ${input.organization} could not be renewed`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [
+      `We could not charge the card of ${input.organization} for the renewal of its ${input.plan} plan (attempt ${input.attempt} of ${input.attempts}).`,
+      `The payment failed: ${input.reason}`,
+      `We will try again on ${input.nextAttempt}. Update the card before then; meanwhile the organization keeps working.`,
+    ],
+    links: [{ label: 'Update the card', url: `${base}${input.cardsPath}` }],
+    footer: 'You get this e-mail as an owner or admin of the organization.',
+  });
+}
+
+/** The last renewal attempt failed and the subscription expired (issue 22 item 5). */
+export function subscriptionExpiredMail(
+  ctx: MailContext,
+  to: string,
+  firstName: string,
+  input: {
+    organization: string;
+    plan: string;
+    reason: string;
+    attempts: number;
+    subscriptionPath: string;
+    cardsPath: string;
+  },
+) {
+  const base = ctx.publicUrl.replace(/\/+$/, '');
+  return layout(ctx, to, `The ${input.plan} plan of ${input.organization} has expired`, {
+    greeting: `Hello ${firstName || 'there'},`,
+    lines: [
+      `The renewal of the ${input.plan} plan of ${input.organization} failed ${input.attempts} times, so the subscription has expired.`,
+      `The last payment failed: ${input.reason}`,
+      'Update the card, then choose a plan again to go on working.',
+    ],
+    links: [
+      { label: 'Update the card', url: `${base}${input.cardsPath}` },
+      { label: 'Choose a plan', url: `${base}${input.subscriptionPath}` },
+    ],
+    footer: 'You get this e-mail as an owner or admin of the organization.',
+  });
+}

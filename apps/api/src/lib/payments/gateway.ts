@@ -6,6 +6,7 @@ import type { CardBrand } from '@portolan/contract';
  *  - opens a hosted page where the buyer types a card (the portal never sees the number): to pay
  *    an amount and keep the card for later charges (`payment`), or only to keep a card (`setup`);
  *  - charges a kept card off-session (renewals, upgrades);
+ *  - gives money of a charge back (refunds, which the portal records as credit notes);
  *  - forgets a kept card;
  *  - tells the outcome of a hosted page as signed events, which the portal verifies here and
  *    handles in one place (modules/billing/events.ts) whichever gateway sent them.
@@ -71,6 +72,27 @@ export type ChargeResult =
       unknown?: true;
     };
 
+/** Money of a charge given back to the card (a credit note's refund). */
+export interface RefundRequest {
+  /** The charge as `charge` (or a hosted page's payment) named it: the invoice's gateway_ref. */
+  chargeRef: string;
+  /** Minor units, at most what is left of the charge. */
+  amount: number;
+  currency: string;
+  /** Passed on to the gateway, so a retried call never refunds twice. */
+  idempotencyKey: string;
+}
+
+export type RefundResult =
+  | { ok: true; refundRef: string }
+  | {
+      ok: false;
+      /** For the platform's operators: what to check (never the gateway's own text). */
+      message: string;
+      /** As for a charge: the refund may have been made; retry with the same idempotency key. */
+      unknown?: true;
+    };
+
 /** A verified event of a gateway, in the portal's terms. `id` de-duplicates redeliveries. */
 export type GatewayEvent =
   | {
@@ -101,6 +123,8 @@ export interface PaymentGateway {
   openCheckout(request: CheckoutRequest): Promise<HostedCheckout>;
   charge(request: ChargeRequest): Promise<ChargeResult>;
   detachPaymentMethod(paymentMethodRef: string): Promise<void>;
+  /** Gives (part of) a charge back to its card. */
+  refund(request: RefundRequest): Promise<RefundResult>;
   /**
    * Checks an event's signature over its raw body and reads it; throws when the signature is
    * wrong (the webhook then answers 400). An event type the portal ignores reads as null (200).
@@ -116,3 +140,13 @@ export const CHARGE_FAILURE_MESSAGES: Record<ChargeFailure | 'expired', string> 
   error: 'The payment could not be processed. Try again in a few minutes.',
   expired: 'The checkout expired before it was paid. Start again.',
 };
+
+/** What the platform's operators read when a refund is not made. */
+export const REFUND_FAILURE_MESSAGES = {
+  unknownCharge: 'The gateway does not know this payment, so nothing was refunded.',
+  tooMuch: 'The gateway refused: this is more than is left of the payment. Nothing was refunded.',
+  refused:
+    'The gateway refused the refund. Check the payment in the gateway’s dashboard; nothing was refunded.',
+  unknown:
+    'The gateway did not answer for sure. Try again with the same Idempotency-Key: it refunds once.',
+} as const;

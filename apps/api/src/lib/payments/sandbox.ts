@@ -12,6 +12,9 @@ import {
   type GatewayEvent,
   type HostedCheckout,
   type PaymentGateway,
+  REFUND_FAILURE_MESSAGES,
+  type RefundRequest,
+  type RefundResult,
 } from './gateway.ts';
 
 /**
@@ -144,6 +147,10 @@ export class SandboxGateway implements PaymentGateway {
   private readonly failing = new Map<string, ChargeFailure>();
 
   private readonly clock: Clock;
+  /** What each charge has had refunded (chargeRef → minor units), and refunds by idempotency key. */
+  private readonly refunded = new Map<string, number>();
+  private readonly refundsByKey = new Map<string, RefundResult>();
+  private refundFailure: 'refused' | 'unknown' | null = null;
 
   /** `jwtKey`: the server's signing key; the sandbox's event secret is derived from it. */
   constructor(jwtKey: Uint8Array, clock: Clock) {
@@ -164,7 +171,37 @@ export class SandboxGateway implements PaymentGateway {
     const reason =
       this.failing.get(request.paymentMethodRef) ?? laterOutcomeOf(request.paymentMethodRef);
     if (reason !== 'ok') return { ok: false, reason, message: CHARGE_FAILURE_MESSAGES[reason] };
-    return { ok: true, chargeRef: `ch_sandbox_${randomHex()}` };
+    return { ok: true, chargeRef: chargeRefOf(request.amount, request.currency) };
+  }
+
+  /**
+   * Gives back at most what is left of a charge (its amount rides in its ref, so charges made
+   * before a restart are known too); what was refunded already is kept in memory, and a retry
+   * with the same idempotency key answers the first refund.
+   */
+  async refund(request: RefundRequest): Promise<RefundResult> {
+    const replay = this.refundsByKey.get(request.idempotencyKey);
+    if (replay) return replay;
+    if (this.refundFailure) {
+      return this.refundFailure === 'unknown'
+        ? { ok: false, message: REFUND_FAILURE_MESSAGES.unknown, unknown: true }
+        : { ok: false, message: REFUND_FAILURE_MESSAGES.refused };
+    }
+    const charge = chargeOf(request.chargeRef);
+    if (!charge || charge.currency !== request.currency.toLowerCase())
+      return { ok: false, message: REFUND_FAILURE_MESSAGES.unknownCharge };
+    const refunded = this.refunded.get(request.chargeRef) ?? 0;
+    if (request.amount < 1 || refunded + request.amount > charge.amount)
+      return { ok: false, message: REFUND_FAILURE_MESSAGES.tooMuch };
+    this.refunded.set(request.chargeRef, refunded + request.amount);
+    const result: RefundResult = { ok: true, refundRef: `re_sandbox_${randomHex()}` };
+    this.refundsByKey.set(request.idempotencyKey, result);
+    return result;
+  }
+
+  /** Test hook: every later refund is refused, or gets no sure answer (null: refunds work). */
+  failRefunds(outcome: 'refused' | 'unknown' | null): void {
+    this.refundFailure = outcome;
   }
 
   /** Nothing is kept at the sandbox's side but the token itself. */
@@ -200,7 +237,7 @@ export class SandboxGateway implements PaymentGateway {
       type: 'checkout.completed',
       customerRef: null,
       paymentMethod: { ref: `pm_sandbox_${check.outcome.later}_${randomHex()}`, card: check.card },
-      chargeRef: checkout.amount > 0 ? `ch_sandbox_${randomHex()}` : null,
+      chargeRef: checkout.amount > 0 ? chargeRefOf(checkout.amount, checkout.currency) : null,
       amount: checkout.amount,
       currency: checkout.currency,
     };
@@ -247,6 +284,15 @@ export class SandboxGateway implements PaymentGateway {
   private mac(t: number, rawBody: string): Buffer {
     return crypto.createHmac('sha256', this.secret).update(`${t}.${rawBody}`).digest();
   }
+}
+
+/** A charge's ref carries what it took: `ch_sandbox_<amount>_<currency>_<hex>`. */
+const chargeRefOf = (amount: number, currency: string) =>
+  `ch_sandbox_${amount}_${currency.toLowerCase()}_${randomHex()}`;
+
+function chargeOf(ref: string): { amount: number; currency: string } | null {
+  const match = /^ch_sandbox_(\d+)_([a-z]{3})_[0-9a-f]+$/.exec(ref);
+  return match ? { amount: Number(match[1]), currency: match[2]! } : null;
 }
 
 /** A kept card's outcome when charged later, from its token (`pm_sandbox_<outcome>_<hex>`). */

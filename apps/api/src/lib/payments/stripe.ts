@@ -13,12 +13,15 @@ import {
   type GatewayEvent,
   type HostedCheckout,
   type PaymentGateway,
+  REFUND_FAILURE_MESSAGES,
+  type RefundRequest,
+  type RefundResult,
 } from './gateway.ts';
 
 /**
  * The Stripe adapter (decision 0009): Checkout Sessions in `payment` mode (pay and keep the card)
- * and `setup` mode (keep a card), off-session PaymentIntents for renewals and upgrades, and the
- * `checkout.session.*` webhooks read into the portal's two events. Stripe Billing (its own
+ * and `setup` mode (keep a card), off-session PaymentIntents for renewals and upgrades, refunds,
+ * and the `checkout.session.*` webhooks read into the portal's two events. Stripe Billing (its own
  * subscriptions) is not used: plans, periods and proration stay the portal's.
  *
  * The buyer types the card on Stripe's page; the portal only ever reads brand, last four digits
@@ -190,6 +193,48 @@ export class StripeGateway implements PaymentGateway {
         return failure('error');
       // No answer, or Stripe's own failure (5xx): the charge may have been made.
       return unknownOutcome();
+    }
+  }
+
+  /**
+   * POST /v1/refunds of the charge's PaymentIntent (what `charge` and a paid page name; an older
+   * `ch_` ref is a Charge), with the caller's key: a retry after a lost answer is Stripe's replay.
+   */
+  async refund(request: RefundRequest): Promise<RefundResult> {
+    const of = request.chargeRef.startsWith('ch_')
+      ? { charge: request.chargeRef }
+      : request.chargeRef.startsWith('pi_')
+        ? { payment_intent: request.chargeRef }
+        : null;
+    if (!of) return { ok: false, message: REFUND_FAILURE_MESSAGES.unknownCharge };
+    try {
+      const refund = await this.stripe.refunds.create(
+        { ...of, amount: request.amount, metadata: { portal: 'credit-note' } },
+        { idempotencyKey: request.idempotencyKey },
+      );
+      // A card refund is `pending` until the bank settles it; Stripe has taken it all the same.
+      if (refund.status === 'succeeded' || refund.status === 'pending')
+        return { ok: true, refundRef: refund.id };
+      if (refund.status === 'failed' || refund.status === 'canceled')
+        return { ok: false, message: REFUND_FAILURE_MESSAGES.refused };
+      return { ok: false, message: REFUND_FAILURE_MESSAGES.unknown, unknown: true };
+    } catch (error) {
+      const { errors } = stripeSdk();
+      if (error instanceof errors.StripeInvalidRequestError) {
+        if (error.code === 'resource_missing')
+          return { ok: false, message: REFUND_FAILURE_MESSAGES.unknownCharge };
+        if (error.code === 'amount_too_large' || error.code === 'charge_already_refunded')
+          return { ok: false, message: REFUND_FAILURE_MESSAGES.tooMuch };
+        return { ok: false, message: REFUND_FAILURE_MESSAGES.refused };
+      }
+      if (
+        error instanceof errors.StripeAuthenticationError ||
+        error instanceof errors.StripePermissionError ||
+        error instanceof errors.StripeIdempotencyError
+      )
+        return { ok: false, message: REFUND_FAILURE_MESSAGES.refused };
+      // No answer, or Stripe's own failure (5xx): the refund may have been made.
+      return { ok: false, message: REFUND_FAILURE_MESSAGES.unknown, unknown: true };
     }
   }
 

@@ -3,19 +3,37 @@ import { lazyModule } from '../lazy-module.ts';
 import { formatMoney } from '../money.ts';
 import type { PDFFont, PDFPage } from 'pdf-lib';
 
-/** What an invoice PDF shows; amounts are in minor units (cents) and may be negative (credits). */
-export interface InvoicePdfInput {
+/** Who a document is for: a name, then the lines under it (address, country, tax ID). */
+export interface BilledToPdf {
+  name: string;
+  lines?: string[];
+}
+
+/**
+ * A billing document as laid out: an invoice or a credit note (credit-note-pdf.ts). Amounts are
+ * in minor units (cents) and may be negative (credits).
+ */
+export interface BillingDocumentPdfInput {
+  /** What the document is ("Invoice", "Credit note"): its heading, before the number, and title. */
+  kind: string;
   number: string;
   issuedAt: Date;
-  status: 'PAID' | 'FAILED';
+  /** What it is for, under the heading. */
   description: string;
+  /** Printed in bold under the date ("Paid"), if anything. */
+  status: string | null;
   currency: string;
   lines: { description: string; amount: number }[];
   subtotal: number;
   total: number;
   seller: { name: string; supportEmail: string; url: string };
-  billedTo: { name: string };
+  billedTo: BilledToPdf;
 }
+
+/** What an invoice PDF shows. */
+export type InvoicePdfInput = Omit<BillingDocumentPdfInput, 'kind' | 'status'> & {
+  status: 'PAID' | 'FAILED';
+};
 
 export const invoicePdfFileName = (number: string) => `invoice-${number}.pdf`;
 
@@ -89,7 +107,17 @@ function wrap(font: PDFFont, text: string, width: number): string[] {
 const issuedOn = (d: Date) =>
   `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}/${d.getUTCFullYear()}`;
 
-export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
+export function renderInvoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
+  return renderBillingDocumentPdf({
+    ...input,
+    kind: 'Invoice',
+    status: input.status === 'PAID' ? 'Paid' : 'Payment failed',
+  });
+}
+
+export async function renderBillingDocumentPdf(
+  input: BillingDocumentPdfInput,
+): Promise<Uint8Array> {
   const { PDFDocument, StandardFonts } = pdfLib();
   const doc = await PDFDocument.create();
   const regular = await doc.embedFont(StandardFonts.Helvetica);
@@ -97,8 +125,8 @@ export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Uint8Arr
   const text = (s: string) => toWinAnsi(regular, s);
   const money = (minor: number) => text(formatMoney(minor, input.currency));
 
-  // Metadata dated by the invoice, not by the clock, so the same input gives the same bytes.
-  doc.setTitle(`Invoice ${input.number}`);
+  // Metadata dated by the document, not by the clock, so the same input gives the same bytes.
+  doc.setTitle(`${input.kind} ${input.number}`);
   doc.setAuthor(input.seller.name);
   doc.setCreator('Portolan');
   doc.setCreationDate(input.issuedAt);
@@ -132,16 +160,16 @@ export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Uint8Arr
     if (y - (rows - 1) * LEADING >= BOTTOM) return;
     page = doc.addPage(PAGE);
     y = PAGE[1] - MARGIN;
-    draw(text(`Invoice ${input.number} (continued)`), MARGIN, { font: bold });
+    draw(text(`${input.kind} ${input.number} (continued)`), MARGIN, { font: bold });
     y -= 2 * LEADING;
     tableHeader();
   };
 
-  // Header: who sells, which invoice, when, and whether it was paid.
+  // Header: who sells, which document, when, and whether it was paid.
   y -= 8;
   draw(text(input.seller.name), MARGIN, { font: bold, size: 20 });
   y -= 40;
-  draw(text(`Invoice ${input.number}`), MARGIN, { font: bold, size: 14 });
+  draw(text(`${input.kind} ${input.number}`), MARGIN, { font: bold, size: 14 });
   y -= LEADING + 6;
   for (const line of wrap(regular, text(input.description), PAGE[0] - 2 * MARGIN)) {
     draw(line, MARGIN);
@@ -149,14 +177,20 @@ export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Uint8Arr
   }
   draw(`Issued ${issuedOn(input.issuedAt)}`, MARGIN);
   y -= LEADING;
-  draw(input.status === 'PAID' ? 'Paid' : 'Payment failed', MARGIN, { font: bold });
-  y -= 2 * LEADING;
+  if (input.status) {
+    draw(text(input.status), MARGIN, { font: bold });
+    y -= LEADING;
+  }
+  y -= LEADING;
 
+  // The buyer: a name, then each address line, the country and the tax ID, as given.
   draw('Billed to', MARGIN, { font: bold });
   y -= LEADING;
-  for (const line of wrap(regular, text(input.billedTo.name), PAGE[0] - 2 * MARGIN)) {
-    draw(line, MARGIN);
-    y -= LEADING;
+  for (const part of [input.billedTo.name, ...(input.billedTo.lines ?? [])]) {
+    for (const line of wrap(regular, text(part), PAGE[0] - 2 * MARGIN)) {
+      draw(line, MARGIN);
+      y -= LEADING;
+    }
   }
   y -= 2 * LEADING;
 

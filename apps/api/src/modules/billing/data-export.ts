@@ -1,12 +1,16 @@
-import { invoiceNumberText } from '@portolan/contract';
+import { creditNoteNumberText, invoiceNumberText } from '@portolan/contract';
 import { and, asc, eq } from 'drizzle-orm';
 import {
+  autoTopUps,
   billingAccounts,
+  billingDetails,
+  creditNotes,
   invoices,
   ledgerEntries,
   paymentMethods,
   plans,
   subscriptions,
+  workspaceSpendCaps,
 } from '../../db/schema/index.ts';
 import {
   afterCursor,
@@ -31,6 +35,10 @@ export const billingExporter: Exporter = {
     'invoices',
     'ledgerEntries',
     'paymentMethods',
+    'workspaceSpendCaps',
+    'autoTopUps',
+    'billingDetails',
+    'creditNotes',
   ],
   sections: {
     ORGANIZATION: {
@@ -43,6 +51,14 @@ export const billingExporter: Exporter = {
           return {
             available_balance: account?.available_balance ?? 0,
             currency: account?.currency ?? 'usd',
+            spend_cap: account?.spend_cap ?? null,
+            low_balance_thresholds: account?.low_balance_thresholds ?? [],
+            auto_top_up: {
+              enabled: account?.auto_top_up_enabled ?? false,
+              threshold: account?.auto_top_up_threshold ?? null,
+              fund_package_id: account?.auto_top_up_fund_package_id ?? null,
+              consecutive_failures: account?.auto_top_up_failures ?? 0,
+            },
           };
         },
       },
@@ -94,6 +110,7 @@ export const billingExporter: Exporter = {
             description: i.description,
             lines: i.lines,
             subscription_id: i.subscription_id,
+            billed_to: i.billed_to,
             created_at: i.created_at,
           }));
         },
@@ -133,6 +150,7 @@ export const billingExporter: Exporter = {
               created_by: e.created_by,
               invoice_id: e.invoice_id,
               refund_of: e.refund_of,
+              client_id: e.client_id,
             }),
           ),
       },
@@ -151,6 +169,73 @@ export const billingExporter: Exporter = {
             exp_year: c.exp_year,
             added_at: c.created_at,
             removed_at: c.deleted_at,
+          }));
+        },
+      },
+      'billing/workspace-spend-caps.json': {
+        json: async ({ db, id }) =>
+          db
+            .select({
+              client_id: workspaceSpendCaps.client_id,
+              monthly_limit: workspaceSpendCaps.monthly_limit,
+              period_start: workspaceSpendCaps.period_start,
+              spent: workspaceSpendCaps.spent,
+            })
+            .from(workspaceSpendCaps)
+            .where(eq(workspaceSpendCaps.organization_id, id))
+            .orderBy(asc(workspaceSpendCaps.created_at)),
+      },
+      'billing/auto-top-ups.json': {
+        json: async ({ db, id }) =>
+          db
+            .select({
+              id: autoTopUps.id,
+              status: autoTopUps.status,
+              fund_package_id: autoTopUps.fund_package_id,
+              amount: autoTopUps.amount,
+              credit: autoTopUps.credit,
+              currency: autoTopUps.currency,
+              failure_reason: autoTopUps.failure_reason,
+              invoice_id: autoTopUps.invoice_id,
+              created_at: autoTopUps.created_at,
+              settled_at: autoTopUps.settled_at,
+            })
+            .from(autoTopUps)
+            .where(eq(autoTopUps.organization_id, id))
+            .orderBy(asc(autoTopUps.created_at)),
+      },
+      'billing/details.json': {
+        json: async ({ db, id }) => {
+          const [details] = await db
+            .select({
+              company_name: billingDetails.company_name,
+              address: billingDetails.address,
+              country: billingDetails.country,
+              tax_id: billingDetails.tax_id,
+              modified_at: billingDetails.modified_at,
+            })
+            .from(billingDetails)
+            .where(eq(billingDetails.organization_id, id));
+          return details ?? null;
+        },
+      },
+      'billing/credit-notes.json': {
+        json: async ({ db, id }) => {
+          const notes = await db
+            .select()
+            .from(creditNotes)
+            .where(eq(creditNotes.organization_id, id))
+            .orderBy(asc(creditNotes.number));
+          return notes.map((n) => ({
+            id: n.id,
+            number: creditNoteNumberText(n.number),
+            invoice_id: n.invoice_id,
+            amount: n.amount,
+            currency: n.currency,
+            reason: n.reason,
+            lines: n.lines,
+            billed_to: n.billed_to,
+            created_at: n.created_at,
           }));
         },
       },

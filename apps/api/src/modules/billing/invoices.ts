@@ -5,6 +5,7 @@ import { billingAccounts, invoices } from '../../db/schema/index.ts';
 import { pageFromRows, rowsOf, windowTotal, type PageQuery } from '../../lib/pagination.ts';
 import { recordChangeEvents } from '../events/index.ts';
 import { lockAccount } from './account.ts';
+import { billedToNow } from './billing-details.ts';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 
@@ -12,7 +13,8 @@ export type InvoiceRow = typeof invoices.$inferSelect;
  * Records a payment (or a failed attempt) in the transaction of the change it paid for, with the
  * organization's next invoice number (gapless: taken under the account's row lock, and only
  * moved on when the invoice is written), and a paid one's event (invoice.paid). One invoice per
- * payment: a second record of the same gateway charge is ignored (undefined).
+ * payment: a second record of the same gateway charge is ignored (undefined). It keeps a copy of
+ * the organization's billing details (`billed_to`), which its PDF prints whatever they become.
  */
 export async function recordInvoice(
   tx: Tx,
@@ -38,6 +40,8 @@ export async function recordInvoice(
       .where(eq(invoices.gateway_ref, invoice.gatewayRef));
     if (known) return undefined;
   }
+  // What it prints of the buyer ever after: the billing details as they stand now.
+  const billedTo = await billedToNow(tx, invoice.organizationId);
   const [row] = await tx
     .insert(invoices)
     .values({
@@ -51,6 +55,7 @@ export async function recordInvoice(
       description: invoice.description,
       lines: invoice.lines,
       gateway_ref: invoice.gatewayRef,
+      billed_to: billedTo,
     })
     .onConflictDoNothing({ target: invoices.gateway_ref })
     .returning();

@@ -41,6 +41,8 @@ export interface NewEntry {
   checkoutId?: string | null;
   invoiceId?: string | null;
   refundOf?: string | null;
+  /** The workspace a charge (and its refund) was for. */
+  clientId?: string | null;
 }
 
 export const insufficientBalance = (available: number, amount: number) =>
@@ -79,6 +81,7 @@ export async function appendEntry(
       checkout_id: entry.checkoutId ?? null,
       invoice_id: entry.invoiceId ?? null,
       refund_of: entry.refundOf ?? null,
+      client_id: entry.clientId ?? null,
     })
     .returning();
   const [updated] = await tx

@@ -7,6 +7,7 @@ import { paymentMethods, plans, subscriptions } from '../../db/schema/index.ts';
 import { days, hours } from '../../lib/clock.ts';
 import { startJob, type Job, type RunningJob } from '../../lib/jobs.ts';
 import { recordChangeEvents } from '../events/index.ts';
+import { tellRenewalFailed } from './dunning.ts';
 import { recordInvoice } from './invoices.ts';
 import type { PlanRow, SubscriptionRow } from './subscription-repo.ts';
 
@@ -20,12 +21,16 @@ import type { PlanRow, SubscriptionRow } from './subscription-repo.ts';
  * gateway may have taken the money. Nothing is recorded, the attempt keeps its number (so its
  * idempotency key) and is asked again after UNKNOWN_OUTCOME_RETRY_MS, until the gateway answers
  * for sure; only a definite decline moves on to the next attempt, with a new key.
+ *
+ * Each definite failure is told to the organization's OWNERs and ADMINs (dunning.ts), in the
+ * same transaction as the attempt.
  */
 
 /** How long after a charge of unknown outcome the same attempt is asked again. */
 export const UNKNOWN_OUTCOME_RETRY_MS = hours(1);
 
-export type RenewalContext = Pick<AppContext, 'db' | 'payments'>;
+/** `mail`: the dunning e-mails' links (dunning.ts). */
+export type RenewalContext = Pick<AppContext, 'db' | 'payments' | 'mail'>;
 
 /** The end of a period starting at `start`: one calendar month (the day clamped) or year later. */
 export function addPeriod(start: Date, period: 'month' | 'year'): Date {
@@ -171,7 +176,7 @@ async function renewOne(
           // One key per attempt: the same until the gateway answers it for sure.
           idempotencyKey: `renewal:${sub.id}:${periodEnd.toISOString()}:${sub.retry_count}`,
         })
-      : { ok: false, message: 'No card to charge.' };
+      : { ok: false, message: 'The organization has no card to charge. Add one.' };
   }
 
   if (outcome.ok) {
@@ -204,6 +209,14 @@ async function renewOne(
   // retry_count counts failed attempts: the first failure schedules RENEWAL_RETRY_DAYS[0], the
   // n-th RENEWAL_RETRY_DAYS[n-1]; a failure with no retry left ends the subscription.
   const retryDays = RENEWAL_RETRY_DAYS[sub.retry_count];
+  // Dunning: the OWNERs and ADMINs hear of each failed attempt, in this transaction.
+  const failed = {
+    organizationId: sub.organization_id,
+    plan: plan.name,
+    reason: outcome.message,
+    attempt: sub.retry_count + 1,
+    now,
+  };
   if (retryDays === undefined) {
     await at({
       status: 'EXPIRED',
@@ -212,15 +225,18 @@ async function renewOne(
       next_retry_at: null,
     });
     await ended('EXPIRED');
+    await tellRenewalFailed(ctx, tx, { ...failed, nextAttemptAt: null });
     return;
   }
+  const nextAttemptAt = new Date(periodEnd.getTime() + days(retryDays));
   await at({
     status: 'PAST_DUE',
     // Still active while retried: the organization keeps working during the grace days.
     is_active: true,
     retry_count: sub.retry_count + 1,
-    next_retry_at: new Date(periodEnd.getTime() + days(retryDays)),
+    next_retry_at: nextAttemptAt,
   });
+  await tellRenewalFailed(ctx, tx, { ...failed, nextAttemptAt });
 }
 
 /** How often the job looks for due subscriptions. */

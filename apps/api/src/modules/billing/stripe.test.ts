@@ -515,7 +515,7 @@ describe('billing through Stripe (a local fake of its API)', () => {
     // Stripe takes the money, then answers 500: whether it charged is unknown.
     fake.dropAnswers('/v1/payment_intents', 1, `renewal:${before.id}:`);
     t.clock.set(new Date(before.expired_in!.getTime() + minutes(1)));
-    await runRenewals({ db: t.ctx.db, payments }, t.clock.now());
+    await runRenewals({ ...t.ctx, payments }, t.clock.now());
     expect(intentsOfCard()).toHaveLength(1);
     const unknown = await subscriptionOf(org.id);
     // Not a failure: no invoice, the attempt keeps its number, asked again in an hour.
@@ -526,7 +526,7 @@ describe('billing through Stripe (a local fake of its API)', () => {
     expect(await invoicesOf(org.id)).toEqual([]);
 
     t.clock.set(unknown.next_retry_at!);
-    await runRenewals({ db: t.ctx.db, payments }, t.clock.now());
+    await runRenewals({ ...t.ctx, payments }, t.clock.now());
     const calls = fake
       .requestsTo('POST', '/v1/payment_intents')
       .filter((r) => r.idempotencyKey?.startsWith(`renewal:${before.id}:`));

@@ -25,7 +25,9 @@ import { notFound } from '../../lib/errors.ts';
 import { pageOf, offsetOf, type PageQuery } from '../../lib/pagination.ts';
 import { invoicePdfFileName, renderInvoicePdf } from '../../lib/pdf/invoice-pdf.ts';
 import { requireActor } from '../access/index.ts';
+import { pdfSeller, sendPdf } from './pdf-reply.ts';
 import { readBalance } from './account.ts';
+import { billedToBlock } from './billing-details.ts';
 import {
   fingerprintOf,
   idempotencyHeaders,
@@ -252,21 +254,11 @@ export async function walletRoutes(app: App): Promise<void> {
         lines: invoice.lines,
         subtotal: invoice.subtotal,
         total: invoice.total,
-        seller: {
-          name: 'Portolan',
-          supportEmail: ctx.config.supportEmail,
-          url: ctx.config.publicUrl,
-        },
-        billedTo: { name: actor.organization.name },
+        seller: pdfSeller(ctx.config),
+        // The buyer's details as they were when it was issued; none then: the name alone.
+        billedTo: billedToBlock(row.billed_to, actor.organization.name),
       });
-      return reply
-        .type('application/pdf')
-        .header(
-          'content-disposition',
-          `attachment; filename="${invoicePdfFileName(invoice.number)}"`,
-        )
-        .header('cache-control', 'private, no-store')
-        .send(Buffer.from(pdf));
+      return sendPdf(reply, invoicePdfFileName(invoice.number), pdf);
     },
   });
 }

@@ -19,9 +19,12 @@ import { formatMoney } from '../../lib/money.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
 import { recordChangeEvents } from '../events/index.ts';
 import { lockAccount } from './account.ts';
+import { requestAutoTopUp } from './auto-top-up.ts';
+import { alertLowBalance } from './balance-alerts.ts';
 import { openHostedCheckout } from './checkout-service.ts';
 import { callerOf } from './idempotency.ts';
 import { appendEntry, findEntryDto } from './ledger.ts';
+import { assertWithinCaps, countSpend } from './spending.ts';
 import { findSubscription } from './subscription-repo.ts';
 
 /**
@@ -104,7 +107,15 @@ export async function startTopUpCheckout(
 const chargeFingerprint = (body: ChargeCreate) =>
   crypto
     .createHash('sha256')
-    .update(JSON.stringify([body.service, body.quantity, body.reference ?? '']))
+    .update(
+      JSON.stringify([
+        body.service,
+        body.quantity,
+        body.reference ?? '',
+        // Added later: a charge naming no workspace keeps the fingerprint it had before.
+        ...(body.client_id ? [body.client_id] : []),
+      ]),
+    )
     .digest('hex');
 
 /**
@@ -123,8 +134,13 @@ export async function chargeBalance(
   const organizationId = actor.organization.id;
   const fingerprint = chargeFingerprint(body);
   const caller = callerOf(actor);
+  const clientId = body.client_id ?? null;
   return ctx.db.transaction(async (tx) => {
-    await lockTenant(tx, { organizationId });
+    // Organization, then the workspace the charge names (it must be one of the organization's,
+    // and one an API key limited to some workspaces reaches), then the account.
+    const inTenant = await lockTenant(tx, { organizationId, clientId: clientId ?? undefined });
+    if (!inTenant || (clientId && actor.apiKey?.workspaceIds?.includes(clientId) === false))
+      throw fieldError('client_id', 'No such workspace in this organization.');
     const [service] = await tx
       .select()
       .from(balanceServices)
@@ -180,6 +196,8 @@ export async function chargeBalance(
     }
 
     const amount = service.unit_price * body.quantity;
+    const now = ctx.clock.now();
+    await assertWithinCaps(tx, account, clientId, amount, now);
     const { row, account: after } = await appendEntry(tx, account, {
       type: 'charge',
       amount: -amount,
@@ -193,8 +211,10 @@ export async function chargeBalance(
       idempotencyKey,
       idempotencyCaller: caller,
       requestFingerprint: fingerprint,
+      clientId,
     });
-    await recordChangeEvents(tx, organizationId, ctx.clock.now(), [
+    await countSpend(tx, account, clientId, amount, now);
+    await recordChangeEvents(tx, organizationId, now, [
       {
         type: 'balance.charged',
         data: {
@@ -207,6 +227,9 @@ export async function chargeBalance(
         },
       },
     ]);
+    // What falling below a line sets off: the alerts, and the automatic top-up.
+    await alertLowBalance(ctx, tx, after, account.available_balance, now);
+    await requestAutoTopUp(ctx, tx, after, account.available_balance, now);
     return {
       status: 201,
       body: {
@@ -267,6 +290,7 @@ export async function refundCharge(
       .from(ledgerEntries)
       .where(eq(ledgerEntries.refund_of, charge.id));
     if (refunded) throw conflict(ErrorCode.NOT_REFUNDABLE, 'This charge was refunded already.');
+    const now = ctx.clock.now();
     const { row } = await appendEntry(tx, account, {
       type: 'refund',
       amount: -charge.amount,
@@ -278,7 +302,10 @@ export async function refundCharge(
       quantity: charge.quantity,
       unitPrice: charge.unit_price,
       refundOf: charge.id,
+      clientId: charge.client_id,
     });
+    // Given back, it no longer counts against the caps of its month.
+    await countSpend(tx, account, charge.client_id, charge.amount, now, charge.created_at);
     return (await findEntryDto(tx, organizationId, row.id))!;
   });
 }

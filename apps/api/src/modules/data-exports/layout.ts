@@ -73,12 +73,17 @@ members.json             Its members and the members of its workspaces (user, ro
 roles-and-rules.json     Access rules with their permissions, custom roles with their ordered
                          rules, the custom roles members hold and their permission overrides.
 activities.jsonl         The organization's activity log, one JSON document per line, oldest first.
-billing/account.json     The balance.
+billing/account.json     The balance, the monthly spend cap, the low-balance thresholds and the
+                         auto top-up settings.
 billing/subscriptions.json  Subscriptions with their plan, period and limits.
 billing/invoices.json    Every invoice (numbered), paid or failed, with its lines.
 billing/ledger.jsonl     Every movement of the balance, one per line, oldest first.
 billing/cards.json       Cards on file: brand, last 4 digits and expiry only (no card number is
                          ever kept).
+billing/workspace-spend-caps.json  Each workspace's monthly spend cap and this month's spending.
+billing/auto-top-ups.json  Every automatic top-up: paid, declined (with the reason) or pending.
+billing/details.json     The billing details printed on invoices (company, address, tax ID).
+billing/credit-notes.json  Every credit note (numbered) with the invoice it credits.
 `;
 
 /** A file of an archive, and the keys (in order) when several sections fill it. */
@@ -107,6 +112,10 @@ export const LAYOUT: Record<ExportKind, readonly FileLayout[]> = {
     { file: 'billing/invoices.json' },
     { file: 'billing/ledger.jsonl' },
     { file: 'billing/cards.json' },
+    { file: 'billing/workspace-spend-caps.json' },
+    { file: 'billing/auto-top-ups.json' },
+    { file: 'billing/details.json' },
+    { file: 'billing/credit-notes.json' },
   ],
 };
 

@@ -149,10 +149,14 @@ describe('an organization data export', () => {
         'README.txt',
         'activities.jsonl',
         'billing/account.json',
+        'billing/auto-top-ups.json',
         'billing/cards.json',
+        'billing/credit-notes.json',
+        'billing/details.json',
         'billing/invoices.json',
         'billing/ledger.jsonl',
         'billing/subscriptions.json',
+        'billing/workspace-spend-caps.json',
         'members.json',
         'organization.json',
         'roles-and-rules.json',
@@ -227,7 +231,18 @@ describe('an organization data export', () => {
     const ledger = zip.lines<{ id: string; amount: number }>('billing/ledger.jsonl');
     expect(ledger.map((e) => e.amount)).toEqual([5000, -25]);
     expect(ledger[0]!.id).toBe(a.entry.id);
-    expect(zip.json('billing/account.json')).toEqual({ available_balance: 5000, currency: 'usd' });
+    expect(zip.json('billing/account.json')).toEqual({
+      available_balance: 5000,
+      currency: 'usd',
+      spend_cap: null,
+      low_balance_thresholds: [],
+      auto_top_up: {
+        enabled: false,
+        threshold: null,
+        fund_package_id: null,
+        consecutive_failures: 0,
+      },
+    });
     expect(zip.json<object[]>('billing/subscriptions.json')).toHaveLength(1);
     expect(zip.lines<{ id: string }>('activities.jsonl').map((x) => x.id)).toContain(a.act.id);
   });

@@ -19,7 +19,7 @@ import { recordedBy } from './test-events.ts';
  * Issue 21 item 3: billing records its events in the transaction of the change, through the
  * real routes and the sandbox gateway's hosted page: subscription.changed (subscribed, plan
  * changed, unsubscribed, ended), invoice.paid, balance.topped_up, balance.charged. A payment
- * refused records none. (No balance.low: the product has no low-balance threshold yet.)
+ * refused records none. (balance.low: billing/spending.test.ts.)
  */
 describe('billing events', () => {
   let t: TestApp;

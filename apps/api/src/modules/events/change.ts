@@ -29,6 +29,7 @@ const SUBJECTS: {
   'subscription.changed': (_d, organizationId) => `subscription:${organizationId}`,
   'balance.charged': (_d, organizationId) => `balance:${organizationId}`,
   'balance.topped_up': (_d, organizationId) => `balance:${organizationId}`,
+  'balance.low': (_d, organizationId) => `balance:${organizationId}`,
   'invoice.paid': (d) => `invoice:${d.invoice_id}`,
 };
 

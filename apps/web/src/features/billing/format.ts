@@ -38,6 +38,28 @@ function money(minor: number, currency: string, signed: boolean): string {
 export const formatMoney = (minor: number, currency: string): string =>
   money(minor, currency, false);
 
+/** How many digits the currency's minor unit has: 2 for USD, 0 for JPY (2 when Intl does not know it). */
+export function currencyDigits(currency: string): number {
+  return moneyFormat(currency.toUpperCase(), false)?.resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** Minor units (the API's integers) as the major units a member types: 1250 → 12.5 for USD. */
+export const toMajorUnits = (minor: number, currency: string): number =>
+  minor / 10 ** currencyDigits(currency);
+
+/** What a member typed in major units as the API's minor units, rounded to a whole one. */
+export const toMinorUnits = (major: number, currency: string): number =>
+  Math.round(major * 10 ** currencyDigits(currency));
+
+/** The currency's sign as the amounts show it ("$", "€"), else its code. */
+export function currencySymbol(currency: string): string {
+  const code = currency.toUpperCase();
+  const part = moneyFormat(code, false)
+    ?.formatToParts(0)
+    .find((p) => p.type === 'currency');
+  return part?.value ?? code;
+}
+
 /** A movement of the balance, its sign always shown: "+$50.00", "-$2.50" (zero has none). */
 export const formatSignedMoney = (minor: number, currency: string): string =>
   money(minor, currency, true);

@@ -8,7 +8,8 @@ const handle = (h: RouteHandle) => h;
 /**
  * billing/ under ps/organization-settings/:orgId (app/router.tsx hands it to the organization
  * settings as an extra child, so it sits inside their layout and tabs): subscription (the index),
- * dashboard, plans, cards, history (invoices and balance movements) and fund packages (add funds).
+ * dashboard, plans, cards, history (invoices, credit notes and balance movements), wallet (auto
+ * top-up, spend caps, low-balance alerts), details (billing details) and fund packages (add funds).
  */
 export function billingRoutes(lazyPage: LazyPage): RouteObject[] {
   return [
@@ -60,6 +61,28 @@ export function billingRoutes(lazyPage: LazyPage): RouteObject[] {
             name: 'ps-BillingHistory',
           }),
           lazy: lazyPage(() => import('./pages/HistoryPage').then((m) => m.HistoryPage)),
+        },
+        {
+          path: 'wallet',
+          handle: handle({
+            title: 'Billing Wallet Settings',
+            crumb: 'Wallet settings',
+            name: 'ps-BillingWallet',
+          }),
+          lazy: lazyPage(() =>
+            import('./pages/WalletSettingsPage').then((m) => m.WalletSettingsPage),
+          ),
+        },
+        {
+          path: 'details',
+          handle: handle({
+            title: 'Billing Details',
+            crumb: 'Billing details',
+            name: 'ps-BillingDetails',
+          }),
+          lazy: lazyPage(() =>
+            import('./pages/BillingDetailsPage').then((m) => m.BillingDetailsPage),
+          ),
         },
         {
           path: 'fund-packages',

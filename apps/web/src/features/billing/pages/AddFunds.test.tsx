@@ -230,7 +230,16 @@ describe('Billing add funds', () => {
       within(nav)
         .getAllByRole('link')
         .map((l) => l.textContent),
-    ).toEqual(['Subscription', 'Usage', 'Plans', 'Cards', 'History', 'Add funds']);
+    ).toEqual([
+      'Subscription',
+      'Usage',
+      'Plans',
+      'Cards',
+      'History',
+      'Add funds',
+      'Wallet settings',
+      'Billing details',
+    ]);
   });
 
   it('back from a paid top-up: "Funds added" and the balance reread', async () => {

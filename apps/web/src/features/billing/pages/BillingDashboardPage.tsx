@@ -1,43 +1,23 @@
-import { Box, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Card, Group, Stack, Text, Title } from '@mantine/core';
 import { isUnlimited, LIMIT_RESOURCES, PLAN_LIMIT_KEYS } from '@portolan/contract';
+import { Suspense } from 'react';
 import { useParams } from 'react-router';
+import { lazyPart } from '../../../lib/lazy-part';
+import { ListSkeleton } from '../../../lib/list-skeleton';
 import { useOrganizationSubscription } from '../api/subscriptions-api';
 import { BalanceCard } from '../components/BalanceCard';
+import { UsageBar } from '../components/UsageBar';
 import { LIMIT_LABELS } from '../format';
 
-/** The bar turns orange near the limit and red at it: adding more is refused there (spec §5). */
-function colorOf(percent: number): string {
-  if (percent >= 100) return 'red';
-  if (percent >= 80) return 'orange';
-  return 'ocean';
-}
-
-/**
- * A usage bar. Not Mantine's Progress: the global loading bar uses that one, and sharing it would
- * move it into the chunk every first load preloads.
- */
-function UsageBar({ percent, label }: { percent: number; label: string }) {
-  const value = Math.round(percent);
-  return (
-    <Box
-      role="progressbar"
-      aria-label={label}
-      aria-valuemin={0}
-      aria-valuemax={100}
-      aria-valuenow={value}
-      aria-valuetext={`${value}%`}
-      h={8}
-      bg="gray.2"
-      style={{ borderRadius: 4, overflow: 'hidden' }}
-    >
-      <Box h="100%" w={`${value}%`} bg={`${colorOf(percent)}.6`} />
-    </Box>
-  );
-}
+/** The balance's usage report with its chart: a chunk of its own, the chart library with it. */
+const BalanceUsage = lazyPart(() =>
+  import('../components/BalanceUsage').then((m) => m.BalanceUsage),
+);
 
 /**
  * dashboard (ps-BillingDashboard): the balance (with the ways to add funds and to its history),
- * and what the organization uses against each limit of its plan.
+ * what the organization uses against each limit of its plan, and what it drew from the balance
+ * (by day, and by service, workspace or member).
  */
 export function BillingDashboardPage() {
   const { orgId = '' } = useParams();
@@ -81,6 +61,19 @@ export function BillingDashboardPage() {
             );
           })}
         </Stack>
+      </Stack>
+      <Stack gap="md" component="section" aria-labelledby="billing-spending-title">
+        <Stack gap={2}>
+          <Title order={2} fz="h3" id="billing-spending-title">
+            Balance usage
+          </Title>
+          <Text size="sm" c="dimmed">
+            What was drawn from the balance, net of refunds.
+          </Text>
+        </Stack>
+        <Suspense fallback={<ListSkeleton label="Loading the usage" rows={4} />}>
+          <BalanceUsage orgId={orgId} />
+        </Suspense>
       </Stack>
     </Stack>
   );

@@ -1,6 +1,8 @@
 import { Center, Loader, Stack } from '@mantine/core';
 import { can, type OrgRole } from '@portolan/contract';
 import {
+  IconAdjustmentsDollar,
+  IconBuildingBank,
   IconCashPlus,
   IconChartBar,
   IconCreditCard,
@@ -62,6 +64,8 @@ export function BillingLayout() {
         tab('cards', 'Cards', IconCreditCard),
         tab('history', 'History', IconHistory),
         tab('fund-packages', 'Add funds', IconCashPlus),
+        tab('wallet', 'Wallet settings', IconAdjustmentsDollar),
+        tab('details', 'Billing details', IconBuildingBank),
       ]
     : [tab('plans', 'Plans', IconListDetails)];
 

@@ -6,6 +6,7 @@ import { RetryAlert } from '../../../lib/retry-alert';
 import { loadFailureReason } from '../../../lib/api';
 import { invoicesQueryOptions } from '../api/invoices-api';
 import { paymentMethodsQueryOptions } from '../api/payment-methods-api';
+import { CreditNoteList } from '../components/CreditNoteList';
 import { InvoiceList } from '../components/InvoiceList';
 import { LedgerHistory } from '../components/LedgerHistory';
 
@@ -25,8 +26,9 @@ function usePaymentMethodMode(orgId: string) {
 }
 
 /**
- * history (ps-BillingHistory): the invoices and the balance's movements, as two tabs (both stay
- * mounted, so the hidden one keeps its page and filters).
+ * history (ps-BillingHistory): the invoices (with the credit notes of refunds under them) and
+ * the balance's movements, as two tabs (both stay mounted, so the hidden one keeps its page and
+ * filters).
  */
 export function HistoryPage() {
   const { orgId = '' } = useParams();
@@ -53,7 +55,10 @@ export function HistoryPage() {
             <Tabs.Tab value="balance">Balance history</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="invoices" pt="md">
-            <InvoiceList orgId={orgId} />
+            <Stack gap="xl">
+              <InvoiceList orgId={orgId} />
+              <CreditNoteList orgId={orgId} />
+            </Stack>
           </Tabs.Panel>
           <Tabs.Panel value="balance" pt="md">
             <LedgerHistory orgId={orgId} />

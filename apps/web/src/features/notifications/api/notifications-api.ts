@@ -28,6 +28,10 @@ export interface BellNotification {
     role?: string;
     organization?: { id: string; name: string };
     client?: { id: string; name: string };
+    /** BILLING: what happened (low_balance, a declined top-up or renewal…). */
+    kind?: string;
+    /** BILLING: the in-app page to act on it (add funds, update the card). */
+    path?: string;
   };
   author: { id: string; email: string; first_name: string; last_name: string } | null;
   organization: { id: string; name: string } | null;

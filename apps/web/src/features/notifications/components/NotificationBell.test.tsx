@@ -214,3 +214,41 @@ describe('parseEvents', () => {
     expect(rest).toBe('event: notif');
   });
 });
+
+describe('the bell’s BILLING notifications', () => {
+  const billing = notification({
+    id: 'n3',
+    type: 'BILLING',
+    status: 'OPEN',
+    is_seen: false,
+    extra_message: 'The balance of Demo Shipping Co. fell below $10.00.',
+    meta: { kind: 'low_balance', path: '/ps/organization-settings/o1/billing/fund-packages' },
+  });
+
+  it('shows the message with a link to act on it; following it reads it and closes the bell', async () => {
+    const mock = bellApi({
+      [NEW]: json({ count: 2 }),
+      [LIST]: json({
+        results: [billing, notification({ ...billing, id: 'n4', meta: { path: '//evil.test' } })],
+        count: 2,
+      }),
+      'PUT /v1/user/notification/n3/is-seen/': json({ ...billing, is_seen: true }),
+    });
+    signIn();
+    const { location } = renderApp('/ps/profile');
+    const { user, list } = await openBell();
+    const items = within(list).getAllByRole('listitem');
+    expect(items[0]).toHaveTextContent('The balance of Demo Shipping Co. fell below $10.00.');
+    // Only a path of this app becomes a link.
+    expect(within(items[1]!).queryByRole('link')).toBeNull();
+
+    await user.click(within(items[0]!).getByRole('link', { name: 'Add funds' }));
+    await waitFor(() =>
+      expect(location()).toBe('/ps/organization-settings/o1/billing/fund-packages'),
+    );
+    await waitFor(() =>
+      expect(mock.callsTo('PUT /v1/user/notification/n3/is-seen/')).toHaveLength(1),
+    );
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Notifications' })).toBeNull());
+  });
+});

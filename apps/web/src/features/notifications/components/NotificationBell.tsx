@@ -17,6 +17,7 @@ import { Messages } from '@portolan/contract';
 import { IconBell, IconMailOpened } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { useAuthStore } from '../../../lib/auth-store';
 import { useAfterLoad } from '../../../lib/use-after-load';
 import {
@@ -29,7 +30,7 @@ import {
   type BellNotification,
 } from '../api/notifications-api';
 import { useNotificationPush } from '../api/stream';
-import { notificationText, relativeTime } from './notification-text';
+import { billingAction, notificationText, relativeTime } from './notification-text';
 
 /**
  * The bell of the header (spec §4 "Notifications"): the unseen count, kept current by polling
@@ -76,13 +77,14 @@ export function NotificationBell() {
         </Popover.Target>
       </Indicator>
       <Popover.Dropdown p={0} aria-label="Notifications">
-        {opened && <NotificationList />}
+        {opened && <NotificationList onNavigate={() => setOpened(false)} />}
       </Popover.Dropdown>
     </Popover>
   );
 }
 
-function NotificationList() {
+/** `onNavigate`: a notification's link was followed (the bell closes). */
+function NotificationList({ onNavigate }: { onNavigate: () => void }) {
   const list = useInfiniteQuery(notificationsQueryOptions());
   const items = list.data?.pages.flatMap((p) => p.results) ?? [];
   const more = list.hasNextPage;
@@ -121,7 +123,7 @@ function NotificationList() {
         <ScrollArea.Autosize mah={420} type="auto">
           <Box component="ul" aria-label="Notifications" m={0} p={0} style={{ listStyle: 'none' }}>
             {items.map((n) => (
-              <NotificationItem key={n.id} n={n} />
+              <NotificationItem key={n.id} n={n} onNavigate={onNavigate} />
             ))}
           </Box>
           {more && (
@@ -142,13 +144,14 @@ function NotificationList() {
   );
 }
 
-function NotificationItem({ n }: { n: BellNotification }) {
+function NotificationItem({ n, onNavigate }: { n: BellNotification; onNavigate: () => void }) {
   const accept = useAcceptInvitation();
   const decline = useDeclineInvitation();
   const read = useMarkSeen();
   const busy = accept.isPending || decline.isPending || read.isPending;
   const openInvitation = n.type === 'INVITATION' && n.status === 'OPEN' && !n.is_seen;
   const text = notificationText(n);
+  const action = billingAction(n);
 
   return (
     <Box
@@ -187,17 +190,34 @@ function NotificationItem({ n }: { n: BellNotification }) {
             </Button>
           </Group>
         )}
-        {!openInvitation && !n.is_seen && (
+        {(action || (!openInvitation && !n.is_seen)) && (
           <Group gap="xs">
-            <Button
-              size="xs"
-              variant="light"
-              onClick={() => read.mutate(n)}
-              loading={read.isPending}
-              aria-label={`Mark as read: ${text}`}
-            >
-              Read
-            </Button>
+            {action && (
+              <Button
+                size="xs"
+                variant="default"
+                component={Link}
+                to={action.path}
+                onClick={() => {
+                  // Following it is reading it.
+                  if (!n.is_seen) read.mutate(n);
+                  onNavigate();
+                }}
+              >
+                {action.label}
+              </Button>
+            )}
+            {!openInvitation && !n.is_seen && (
+              <Button
+                size="xs"
+                variant="light"
+                onClick={() => read.mutate(n)}
+                loading={read.isPending}
+                aria-label={`Mark as read: ${text}`}
+              >
+                Read
+              </Button>
+            )}
           </Group>
         )}
       </Stack>

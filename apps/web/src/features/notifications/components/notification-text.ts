@@ -1,4 +1,5 @@
 import { ROLE_NAMES, type Role } from '@portolan/contract';
+import { safeRedirectPath } from '../../../lib/navigation';
 import type { BellNotification } from '../api/notifications-api';
 
 const personName = (p: NonNullable<BellNotification['author']>) =>
@@ -35,4 +36,27 @@ export function relativeTime(iso: string, now = Date.now()): string {
     day: '2-digit',
     year: 'numeric',
   });
+}
+
+/** What the link of a BILLING notification says, by the billing page it leads to. */
+const BILLING_ACTIONS: [RegExp, string][] = [
+  [/\/billing\/cards\/?$/, 'Update the card'],
+  [/\/billing\/fund-packages\/?$/, 'Add funds'],
+  [/\/billing\/wallet\/?$/, 'Open wallet settings'],
+  [/\/billing\/plans\/?$/, 'Choose a plan'],
+  [/\/billing\/subscription\/?$/, 'See the subscription'],
+  [/\/billing\/history\/?$/, 'See the billing history'],
+];
+
+/**
+ * A BILLING notification's way to act (issue 22): its meta `path`, when it is a path of this app,
+ * with a label saying what waits there. Null for other types and for anything else.
+ */
+export function billingAction(n: BellNotification): { path: string; label: string } | null {
+  if (n.type !== 'BILLING') return null;
+  const path = safeRedirectPath(n.meta.path);
+  if (!path) return null;
+  const pathname = path.split(/[?#]/)[0] ?? path;
+  const label = BILLING_ACTIONS.find(([re]) => re.test(pathname))?.[1] ?? 'Open';
+  return { path, label };
 }
