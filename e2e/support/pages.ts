@@ -52,3 +52,15 @@ export async function expectDashboard(page: Page): Promise<void> {
   await expect(page).toHaveTitle('Portal Dashboard | Portolan');
   await expect(page.getByRole('heading', { level: 1, name: /^Welcome/ })).toBeVisible();
 }
+
+/**
+ * At 390 px the page does not scroll sideways (tables fold their columns under the first), then
+ * back to the desktop width. Polled: the navigation folds away with a transition after a resize.
+ */
+export async function expectNoSidewaysScrollOnPhone(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+    .toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1440, height: 900 });
+}

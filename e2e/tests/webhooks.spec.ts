@@ -4,20 +4,13 @@
 // fails or waits, only its row is looked for), reveals the secret again, then deletes the
 // endpoint. Axe at 1440 and 390 px on the add dialog, the secret, the list and the endpoint with
 // its log; with E2E_SHOTS_DIR set, each is photographed at both widths.
-import type { Page } from '@playwright/test';
 import { checkBothWidths } from '../support/axe.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { ownerScene } from '../support/scenes.ts';
+import { expectNoSidewaysScrollOnPhone } from '../support/pages.ts';
 import { signIn } from '../support/session.ts';
 
 const HOOK_URL = 'https://hooks.example.com/portolan';
-
-/** At 390 px the page does not scroll sideways (tables fold their columns under the first). */
-async function expectNoSidewaysScrollOnPhone(page: Page) {
-  await page.setViewportSize({ width: 390, height: 844 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 test('an owner adds a webhook endpoint, tests it, reveals its secret, then deletes it', async ({
   page,
