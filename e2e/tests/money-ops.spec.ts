@@ -24,8 +24,13 @@ const toast = (page: Page, text: string) =>
 /** Closes the toasts on screen and waits until they are gone. */
 async function dismissToasts(page: Page) {
   const toasts = page.locator('[data-position="top-center"] [role="alert"]');
-  for (const close of await page.getByRole('button', { name: 'Dismiss notification' }).all())
-    await close.click();
+  // One at a time, the first each time: a closed toast leaves the list (and one may time out).
+  const close = page.getByRole('button', { name: 'Dismiss notification' });
+  for (let i = 0; i < 10 && (await close.count()) > 0; i++)
+    await close
+      .first()
+      .click({ timeout: 2_000 })
+      .catch(() => {});
   await expect(toasts).toHaveCount(0);
 }
 

@@ -207,5 +207,23 @@ describe('a module back end with an API key', () => {
     });
     expect(noCharge.statusCode).toBe(403);
     expect(noCharge.json().code).toBe(ErrorCode.PERMISSION_DENIED);
+    // A key limited to some workspaces charges for those only (issue 22: charges name theirs).
+    const [mine, other] = await Promise.all(
+      ['Mine', 'Other'].map((name) =>
+        createClient(t.ctx.db, { organizationId: org.id, ownerId: s.people.OWNER.id, name }),
+      ),
+    );
+    const limited = await keyWith(['organization.balance.charge'], org.id, {
+      workspace_ids: [mine!.id],
+    });
+    const forMine = await post(limited, url, { ...body, client_id: mine!.id }, {
+      'idempotency-key': 'k3',
+    });
+    expect(forMine.statusCode, forMine.body).toBe(201);
+    const forOther = await post(limited, url, { ...body, client_id: other!.id }, {
+      'idempotency-key': 'k4',
+    });
+    expect(forOther.statusCode).toBe(400);
+    expect(forOther.json().details[0].field).toBe('client_id');
   });
 });
