@@ -216,13 +216,23 @@ describe('a module back end with an API key', () => {
     const limited = await keyWith(['organization.balance.charge'], org.id, {
       workspace_ids: [mine!.id],
     });
-    const forMine = await post(limited, url, { ...body, client_id: mine!.id }, {
-      'idempotency-key': 'k3',
-    });
+    const forMine = await post(
+      limited,
+      url,
+      { ...body, client_id: mine!.id },
+      {
+        'idempotency-key': 'k3',
+      },
+    );
     expect(forMine.statusCode, forMine.body).toBe(201);
-    const forOther = await post(limited, url, { ...body, client_id: other!.id }, {
-      'idempotency-key': 'k4',
-    });
+    const forOther = await post(
+      limited,
+      url,
+      { ...body, client_id: other!.id },
+      {
+        'idempotency-key': 'k4',
+      },
+    );
     expect(forOther.statusCode).toBe(400);
     expect(forOther.json().details[0].field).toBe('client_id');
   });
