@@ -1,3 +1,4 @@
+// engine-parity: fifty refunds of one invoice at once
 import { ErrorCode, type InvoiceKind } from '@portolan/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -223,6 +224,25 @@ describe('refunds and credit notes', () => {
     ]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
     expect(await notesOf(orgId)).toHaveLength(1);
+  });
+
+  it('fifty partial refunds at once never pass the invoice; the numbers stay gapless', async () => {
+    const orgId = await newOrg();
+    const invoice = await paidInvoice(orgId, 3000);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        refund(admin, invoice.id, { amount: 100, reason: `r${i}` }),
+      ),
+    );
+    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(30);
+    expect(answers.filter((a) => a.statusCode !== 201).map((a) => a.json().code)).toEqual(
+      Array(20).fill(ErrorCode.NOT_REFUNDABLE),
+    );
+    const notes = await notesOf(orgId);
+    expect(notes.reduce((sum, n) => sum + n.amount, 0)).toBe(3000);
+    expect(notes.map((n) => n.number).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
   });
 
   it('refuses an invoice without a card payment (409), and writes nothing when the gateway refuses (402) or does not answer (503)', async () => {
