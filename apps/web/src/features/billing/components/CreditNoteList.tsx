@@ -15,7 +15,7 @@ import {
   downloadCreditNotePdf,
 } from '../api/credit-notes-api';
 import { formatMoney } from '../format';
-import { StackedDetail } from './StackedDetail';
+import { PhoneDetail } from '../../../lib/phone-detail';
 
 /**
  * The organization's credit notes (a refund of an invoice issues one), below the invoices: the
@@ -121,15 +121,15 @@ function CreditNoteRow({
           {note.number}
         </Text>
         <Stack gap={2} mt={4} hiddenFrom="sm">
-          <StackedDetail term="Invoice">
+          <PhoneDetail termWidth={84} term="Invoice">
             <Text size="sm">{note.invoice_number}</Text>
-          </StackedDetail>
-          <StackedDetail term="Date">
+          </PhoneDetail>
+          <PhoneDetail termWidth={84} term="Date">
             <Text size="sm">{formatDate(note.created)}</Text>
-          </StackedDetail>
-          <StackedDetail term="Amount">
+          </PhoneDetail>
+          <PhoneDetail termWidth={84} term="Amount">
             <Text size="sm">{amount}</Text>
-          </StackedDetail>
+          </PhoneDetail>
         </Stack>
         <Text size="xs" c="dimmed" hiddenFrom="md" mt={4} style={{ overflowWrap: 'anywhere' }}>
           {note.reason}

@@ -1,7 +1,7 @@
 import { Card, Stack, Table, Text } from '@mantine/core';
 import type { BalanceUsage, UsageGroupBy } from '@portolan/contract';
 import { formatMoney } from '../format';
-import { StackedDetail } from './StackedDetail';
+import { PhoneDetail } from '../../../lib/phone-detail';
 
 export const GROUP_LABELS: Record<UsageGroupBy, string> = {
   service: 'Service',
@@ -50,12 +50,12 @@ export function UsageGroupsTable({ usage, busy }: { usage: BalanceUsage; busy: b
                     {g.label}
                   </Text>
                   <Stack gap={2} mt={4} hiddenFrom="sm">
-                    <StackedDetail term="Charges">
+                    <PhoneDetail termWidth={84} term="Charges">
                       <Text size="sm">{count(g.charges)}</Text>
-                    </StackedDetail>
-                    <StackedDetail term="Units">
+                    </PhoneDetail>
+                    <PhoneDetail termWidth={84} term="Units">
                       <Text size="sm">{count(g.quantity)}</Text>
-                    </StackedDetail>
+                    </PhoneDetail>
                   </Stack>
                 </Table.Td>
                 <Table.Td ta="right" visibleFrom="sm">

@@ -7,7 +7,7 @@ import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { spendCapQueryOptions } from '../api/spend-caps-api';
 import { organizationWorkspacesQueryOptions } from '../api/workspaces-api';
 import { formatMoney } from '../format';
-import { StackedDetail } from './StackedDetail';
+import { PhoneDetail } from '../../../lib/phone-detail';
 import { WalletSection } from './WalletSection';
 import { WorkspaceCapModal } from './WorkspaceCapModal';
 
@@ -95,12 +95,12 @@ export function WorkspaceCaps({ orgId }: { orgId: string }) {
                             {w.name}
                           </Text>
                           <Stack gap={4} mt={6} hiddenFrom="sm">
-                            <StackedDetail term="Monthly cap">
+                            <PhoneDetail termWidth={84} term="Monthly cap">
                               <CapText cap={cap} />
-                            </StackedDetail>
-                            <StackedDetail term="Spent">
+                            </PhoneDetail>
+                            <PhoneDetail termWidth={84} term="Spent">
                               <SpentText cap={cap} />
-                            </StackedDetail>
+                            </PhoneDetail>
                           </Stack>
                         </Table.Td>
                         <Table.Td visibleFrom="sm">

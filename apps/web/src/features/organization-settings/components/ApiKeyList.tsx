@@ -15,7 +15,7 @@ import { displayName } from '../../../lib/current-user';
 import { formatDate } from '../../../lib/dates';
 import { lastActive } from '../../../lib/member-parts';
 import { permissionLabel } from './api-key-labels';
-import { PhoneDetail } from './PhoneDetail';
+import { PhoneDetail } from '../../../lib/phone-detail';
 
 /** Badges shown before the rest fold into "+N more". */
 const SHOWN_PERMISSIONS = 3;

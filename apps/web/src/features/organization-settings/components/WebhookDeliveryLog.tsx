@@ -21,7 +21,7 @@ import { QueryRetryAlert } from '../../../lib/retry-alert';
 import { toast, toastFailure } from '../../../lib/toasts';
 import { useRetryDelivery, webhookDeliveriesQueryOptions } from '../api/webhook-deliveries-api';
 import { answerOf, DeliveryAttempts, notAnsweredYet } from './DeliveryAttempts';
-import { PhoneDetail } from './PhoneDetail';
+import { PhoneDetail } from '../../../lib/phone-detail';
 
 export const DeliveryLogMessages = {
   retried: (type: string) => `The ${type} delivery is being sent again.`,

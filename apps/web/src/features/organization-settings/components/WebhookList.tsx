@@ -3,7 +3,7 @@ import { SUBSCRIBABLE_EVENT_TYPES, type WebhookEndpoint } from '@portolan/contra
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { WebhookStatus } from './WebhookStatus';
-import { PhoneDetail } from './PhoneDetail';
+import { PhoneDetail } from '../../../lib/phone-detail';
 
 /** Event badges shown before the rest fold into "+N more". */
 const SHOWN_EVENTS = 3;
