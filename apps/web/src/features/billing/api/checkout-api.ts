@@ -14,9 +14,17 @@ export function idempotencyHeaders(): Record<string, string> {
   return { 'Idempotency-Key': crypto.randomUUID() };
 }
 
+/**
+ * How the browser leaves for a gateway's page. An object, so a component test can take the
+ * hand-over in hand (jsdom cannot leave the page) whatever order the test files load modules in.
+ */
+export const hostedPage = {
+  open: (checkout: Checkout): void => window.location.assign(checkout.url),
+};
+
 /** Leaves for the gateway's hosted payment page; it sends the browser back with `?checkout=`. */
 export function goToHostedPage(checkout: Checkout): void {
-  window.location.assign(checkout.url);
+  hostedPage.open(checkout);
 }
 
 /** POST /v1/organizations/{orgId}/checkout/ {plan}: a subscription checkout, then its page. */

@@ -1,11 +1,11 @@
 import type { Checkout } from '@portolan/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiError, json, mockApi } from '../../../test/api-mock';
 import { renderApp, signIn } from '../../../test/render-app';
 import { ORG_ID } from '../../../test/tenant-fixtures';
-import type * as CheckoutApi from '../api/checkout-api';
+import { hostedPage } from '../api/checkout-api';
 import {
   BALANCE,
   balance,
@@ -25,12 +25,17 @@ import {
   TOP_UP,
 } from '../test-fixtures';
 
-// jsdom cannot leave for the gateway's page: the hand-over is recorded instead.
-const hosted = vi.hoisted(() => ({ calls: [] as Checkout[] }));
-vi.mock('../api/checkout-api', async (importOriginal) => ({
-  ...(await importOriginal<typeof CheckoutApi>()),
-  goToHostedPage: (checkout: Checkout) => hosted.calls.push(checkout),
-}));
+// jsdom cannot leave for the gateway's page: the hand-over is recorded instead. (Not a module
+// mock: with one module graph per worker, a file before this one may have loaded the module.)
+const hosted = { calls: [] as Checkout[] };
+const leave = hostedPage.open;
+beforeEach(() => {
+  hosted.calls = [];
+  hostedPage.open = (checkout) => void hosted.calls.push(checkout);
+});
+afterEach(() => {
+  hostedPage.open = leave;
+});
 
 const CHECKOUT_ID = '5c000000-0000-4000-8000-000000000009';
 const topUpCheckout = (status: Checkout['status']): Checkout => ({
