@@ -74,11 +74,22 @@ describe('the session cache', () => {
   it('authenticates a repeated request without a statement', async () => {
     const { token } = await signedIn(a);
     await a.ctx.sessions.ready;
-    expect((await me(a, token)).statusCode).toBe(200);
+    // The sign-in's own changes are announced a moment after its answer (later on a loaded
+    // machine), and a load that races an announcement is not held: the session is held from
+    // the first request after they arrive. Ask until one runs no statement (within two seconds);
+    // a cache that never holds fails here.
     const log = observeStatements(a.ctx.database);
     try {
+      const started = performance.now();
+      for (;;) {
+        log.reset();
+        expect((await me(a, token)).statusCode).toBe(200);
+        if (log.statements.length === 0) break;
+        expect(performance.now() - started, 'the session was never held').toBeLessThan(2_000);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       expect((await me(a, token)).statusCode).toBe(200);
-      expect(log.statements).toEqual([]);
+      expect(log.statements.join('\n')).toBe('');
     } finally {
       log.restore();
     }
