@@ -30,9 +30,15 @@ export default defineConfig({
     baseURL: run.baseURL,
     // A failed test keeps its trace (each action's DOM snapshot, network, console) but not the
     // trace's screencast: encoding a frame per paint kept Chromium's compositor busy for about a
-    // fifth of the suite's CPU. A failure still gets its screenshot (below).
-    trace: { mode: 'retain-on-failure', screenshots: false },
+    // fifth of the suite's CPU. In CI no trace is recorded at all: only the run's printed output
+    // comes back from there, and recording every action's snapshot cost about a tenth of the
+    // browser pass. A failure still gets its screenshot and error context (below).
+    trace: CI ? 'off' : { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
+    // The browser asks for reduced motion, as many users' systems do, and the theme honours it
+    // (respectReducedMotion): a menu, modal or toast is at once where it ends, never half faded
+    // when a test reads it or axe measures its contrast.
+    reducedMotion: 'reduce',
     locale: 'en-US',
     timezoneId: 'UTC',
   },

@@ -3,8 +3,8 @@
 // free loopback port, with a fresh DATA_DIR inside the run folder, the demo data (support/demo.ts)
 // and the web app the run's server already built. The run's own server keeps the defaults, so every
 // other spec sees a portal where nothing of this is configured.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { ROOT, SERVER_ENTRY } from '../../scripts/lib/paths.ts';
@@ -55,7 +55,7 @@ export interface ConfiguredServerOptions {
   hostname?: '127.0.0.1' | 'localhost';
 }
 
-/** Seeds the demo data and starts the server with `config` over the defaults. */
+/** Starts the server with `config` over the defaults, on a copy of the run's demo data. */
 export async function startConfiguredServer(
   config: Record<string, string>,
   { hostname = '127.0.0.1' }: ConfiguredServerOptions = {},
@@ -75,15 +75,8 @@ export async function startConfiguredServer(
     ...config,
   });
 
-  const seeded = spawnSync(process.execPath, [path.join(ROOT, 'apps/api/src/seed/cli.ts')], {
-    cwd: ROOT,
-    env,
-    encoding: 'utf8',
-  });
-  if (seeded.status !== 0) {
-    rmSync(dataDir, { recursive: true, force: true });
-    throw new Error(`the demo seed failed:\n${seeded.stdout}${seeded.stderr}`);
-  }
+  // The demo data as the run's server seeded it once (support/app-server.ts), copied.
+  cpSync(currentRun().demoTemplateDir, dataDir, { recursive: true });
 
   let log = '';
   const child = spawn(process.execPath, [SERVER_ENTRY], {

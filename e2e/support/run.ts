@@ -10,6 +10,11 @@ import path from 'node:path';
 export interface RunInfo {
   dir: string;
   dataDir: string;
+  /**
+   * The demo data seeded once (support/app-server.ts) in an embedded database of its own, which
+   * every portal of the run starts from as a copy instead of migrating and seeding anew.
+   */
+  demoTemplateDir: string;
   mailDir: string;
   serverLog: string;
   appPort: number;
@@ -29,6 +34,7 @@ function info(dir: string, appPort: number, smtpPort: number, oidcPort: number):
   return {
     dir,
     dataDir: path.join(dir, 'data'),
+    demoTemplateDir: path.join(dir, 'demo-template'),
     mailDir: path.join(dir, 'mail'),
     serverLog: path.join(dir, 'server.log'),
     appPort,

@@ -21,6 +21,9 @@ export const theme = createTheme({
   defaultRadius: 'md',
   cursorType: 'pointer',
   focusRing: 'auto',
+  // Someone who asked their system for less motion gets none: Mantine's transitions (menus,
+  // modals, drawers, toasts, collapses) take no time for them.
+  respectReducedMotion: true,
   fontFamily:
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   headings: {
