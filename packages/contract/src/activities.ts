@@ -43,6 +43,16 @@ export const ACTIVITY_ACTIONS = [
   /** An OWNER or ADMIN added or deleted a webhook endpoint (data: webhook_id, url, events). */
   'CREATE_WEBHOOK',
   'DELETE_WEBHOOK',
+  /**
+   * Money settings (issue 22), by an OWNER or ADMIN, each with the value before (data: currency
+   * and what changed): auto top-up (enabled, threshold, fund_package_id), a spend cap (scope
+   * organization or client, monthly_limit; a workspace's names client_id and client_name), the
+   * low-balance alert thresholds, the billing details (company_name, country, tax_id).
+   */
+  'UPDATE_AUTO_TOP_UP',
+  'UPDATE_SPEND_CAP',
+  'UPDATE_BALANCE_ALERTS',
+  'UPDATE_BILLING_DETAILS',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 /** The actions by name, for code that records one: `ActivityAction.SIGN_IN`. */

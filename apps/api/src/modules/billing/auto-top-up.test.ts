@@ -49,6 +49,17 @@ describe('auto top-up', () => {
   const url = (orgId: string) => `/v1/organizations/${orgId}/balance/auto-top-up/`;
   const owner = () => s.people.OWNER;
   const put = (orgId: string, body: object, who = owner()) => s.send('PUT', url(orgId), who, body);
+  /** The organization's UPDATE_AUTO_TOP_UP activities: who, and the data. */
+  const autoTopUpLog = async () =>
+    (
+      await s.send(
+        'GET',
+        `/v1/organizations/${s.orgId}/activities/?action=UPDATE_AUTO_TOP_UP`,
+        owner(),
+      )
+    )
+      .json()
+      .results.map((a: { user: { id: string }; data: object }) => ({ by: a.user.id, ...a.data }));
   const charge = (orgId: string, quantity = 1, key = newKey()) =>
     t.app.inject({
       method: 'POST',
@@ -140,6 +151,12 @@ describe('auto top-up', () => {
     expect((await s.send('PUT', url(s.orgId), 'anonymous', off)).statusCode).toBe(401);
     const read = await s.send('GET', url(s.orgId), owner());
     expect(read.json()).toEqual({ ...off, consecutive_failures: 0, last_attempt: null });
+    // Each change is in the organization's activity log, by whom, with what it was before (both
+    // at one clock reading: their order is not the point).
+    const logged = await autoTopUpLog();
+    expect(logged).toHaveLength(2);
+    for (const by of [s.people.OWNER.id, s.people.ADMIN.id])
+      expect(logged).toContainEqual({ by, ...off, previous_enabled: false, currency: 'usd' });
   });
 
   it('refuses bad settings with the field, and switching on without a default card', async () => {
@@ -182,6 +199,7 @@ describe('auto top-up', () => {
     expect(noCard.json().code).toBe(ErrorCode.NO_PAYMENT_METHOD);
     expect(noCard.json().message).toMatch(/default card.*Cards/);
     expect((await accountOf(s.orgId)).auto_top_up_enabled).toBe(false);
+    expect(await autoTopUpLog(), 'a refused change is not logged').toHaveLength(2);
   });
 
   it('a charge crossing the threshold asks for one top-up, which the worker pays and credits', async () => {

@@ -1,4 +1,5 @@
 import {
+  ActivityAction,
   ErrorCode,
   type AutoTopUp,
   type AutoTopUpAttempt,
@@ -10,6 +11,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { autoTopUps, billingAccounts, fundPackages } from '../../db/schema/index.ts';
 import { conflict, fieldError } from '../../lib/errors.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
+import { recordActivity } from '../activities/index.ts';
 import { lockAccount, type AccountRow } from './account.ts';
 import { defaultCard } from './renewal.ts';
 import { findSubscription } from './subscription-repo.ts';
@@ -128,7 +130,7 @@ export async function updateAutoTopUp(
           'Auto top-up charges the default card, and there is none. Choose a default card under Billing › Cards (payment methods) first, then switch auto top-up on.',
         );
     }
-    await lockAccount(tx, organizationId);
+    const before = await lockAccount(tx, organizationId);
     await tx
       .update(billingAccounts)
       .set({
@@ -139,6 +141,21 @@ export async function updateAutoTopUp(
         modified_at: ctx.clock.now(),
       })
       .where(eq(billingAccounts.organization_id, organizationId));
+    await recordActivity(tx, {
+      userId: actor.userId,
+      action: ActivityAction.UPDATE_AUTO_TOP_UP,
+      objectType: 'organization',
+      objectId: organizationId,
+      organizationId,
+      data: {
+        enabled: body.enabled,
+        threshold: body.threshold,
+        fund_package_id: body.fund_package_id,
+        previous_enabled: before.auto_top_up_enabled,
+        currency: before.currency,
+      },
+      at: ctx.clock.now(),
+    });
     return readAutoTopUp(tx, organizationId);
   });
 }

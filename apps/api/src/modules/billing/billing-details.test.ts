@@ -97,6 +97,22 @@ describe('billing details', () => {
       .from(billingDetails)
       .where(eq(billingDetails.organization_id, s.orgId));
     expect(rows).toHaveLength(1);
+
+    // Each save is in the organization's activity log, newest first, by whom.
+    const log = await s.send(
+      'GET',
+      `/v1/organizations/${s.orgId}/activities/?action=UPDATE_BILLING_DETAILS`,
+      s.people.OWNER,
+    );
+    expect(
+      log.json().results.map((a: { user: { id: string }; data: object }) => [a.user.id, a.data]),
+    ).toEqual([
+      [s.people.ADMIN.id, { company_name: 'Acme Logistik GmbH', country: 'AT', tax_id: null }],
+      [
+        s.people.OWNER.id,
+        { company_name: 'Acme Logistik GmbH', country: 'DE', tax_id: 'DE123456789' },
+      ],
+    ]);
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import {
+  ActivityAction,
   isCountryCode,
   normalizeTaxId,
   TAX_ID_RULES,
@@ -10,6 +11,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { billingDetails, type BilledTo } from '../../db/schema/index.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
+import { recordActivity } from '../activities/index.ts';
 
 /**
  * An organization's billing details (issue 22 item 6): the company, address, country and tax ID
@@ -60,6 +62,15 @@ export async function saveBillingDetails(
       .values({ organization_id: organizationId, ...values })
       .onConflictDoUpdate({ target: billingDetails.organization_id, set: values })
       .returning();
+    await recordActivity(tx, {
+      userId: actor.userId,
+      action: ActivityAction.UPDATE_BILLING_DETAILS,
+      objectType: 'organization',
+      objectId: organizationId,
+      organizationId,
+      data: { company_name: values.company_name, country: values.country, tax_id: values.tax_id },
+      at: values.modified_at,
+    });
     return toDto(row);
   });
 }

@@ -1,16 +1,18 @@
-import type { BalanceAlerts, SpendCap } from '@portolan/contract';
+import { ActivityAction, type BalanceAlerts, type SpendCap } from '@portolan/contract';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { billingAccounts, workspaceSpendCaps } from '../../db/schema/index.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
+import { recordActivity } from '../activities/index.ts';
 import { lockAccount, readBalance } from './account.ts';
 import { toSpendCapDto } from './spending.ts';
 
 /**
  * Setting the caps and the alert thresholds: each write in one transaction, in the lock order of
  * tenant writes (organization, workspace, billing account), so it never interleaves with a
- * charge that is deciding against the old value.
+ * charge that is deciding against the old value. Each is recorded in the organization's activity
+ * log with the value it replaced.
  */
 
 export async function setOrganizationCap(
@@ -21,13 +23,27 @@ export async function setOrganizationCap(
   const organizationId = actor.organization.id;
   return ctx.db.transaction(async (tx) => {
     await lockTenant(tx, { organizationId });
-    await lockAccount(tx, organizationId);
+    const before = await lockAccount(tx, organizationId);
     const [account] = await tx
       .update(billingAccounts)
       .set({ spend_cap: monthlyLimit })
       .where(eq(billingAccounts.organization_id, organizationId))
       .returning();
     const { spend_cap, spend_period_start, spent_this_period, currency } = account!;
+    await recordActivity(tx, {
+      userId: actor.userId,
+      action: ActivityAction.UPDATE_SPEND_CAP,
+      objectType: 'organization',
+      objectId: organizationId,
+      organizationId,
+      data: {
+        scope: 'organization',
+        monthly_limit: spend_cap,
+        previous_monthly_limit: before.spend_cap,
+        currency,
+      },
+      at: ctx.clock.now(),
+    });
     return toSpendCapDto(
       { monthly_limit: spend_cap, period_start: spend_period_start, spent: spent_this_period },
       currency,
@@ -40,6 +56,7 @@ export async function setOrganizationCap(
 const workspaceOf = (actor: Actor) => ({
   organizationId: actor.organization.id,
   clientId: actor.client!.id,
+  clientName: actor.client!.name,
 });
 
 export async function readWorkspaceCap(ctx: AppContext, actor: Actor): Promise<SpendCap> {
@@ -61,10 +78,14 @@ export async function setWorkspaceCap(
   actor: Actor,
   monthlyLimit: number | null,
 ): Promise<SpendCap> {
-  const { organizationId, clientId } = workspaceOf(actor);
+  const { organizationId, clientId, clientName } = workspaceOf(actor);
   return ctx.db.transaction(async (tx) => {
     await lockTenant(tx, { organizationId, clientId });
     const account = await lockAccount(tx, organizationId);
+    const [before] = await tx
+      .select({ monthly_limit: workspaceSpendCaps.monthly_limit })
+      .from(workspaceSpendCaps)
+      .where(eq(workspaceSpendCaps.client_id, clientId));
     const [row] = await tx
       .insert(workspaceSpendCaps)
       .values({ client_id: clientId, organization_id: organizationId, monthly_limit: monthlyLimit })
@@ -73,6 +94,22 @@ export async function setWorkspaceCap(
         set: { monthly_limit: monthlyLimit },
       })
       .returning();
+    await recordActivity(tx, {
+      userId: actor.userId,
+      action: ActivityAction.UPDATE_SPEND_CAP,
+      objectType: 'client',
+      objectId: clientId,
+      organizationId,
+      data: {
+        scope: 'client',
+        client_id: clientId,
+        client_name: clientName,
+        monthly_limit: monthlyLimit,
+        previous_monthly_limit: before?.monthly_limit ?? null,
+        currency: account.currency,
+      },
+      at: ctx.clock.now(),
+    });
     return toSpendCapDto(row!, account.currency, ctx.clock.now());
   });
 }
@@ -107,6 +144,19 @@ export async function setAlerts(
       .update(billingAccounts)
       .set({ low_balance_thresholds: sorted })
       .where(eq(billingAccounts.organization_id, organizationId));
+    await recordActivity(tx, {
+      userId: actor.userId,
+      action: ActivityAction.UPDATE_BALANCE_ALERTS,
+      objectType: 'organization',
+      objectId: organizationId,
+      organizationId,
+      data: {
+        thresholds: sorted,
+        previous_thresholds: account.low_balance_thresholds,
+        currency: account.currency,
+      },
+      at: ctx.clock.now(),
+    });
     return toAlertsDto(sorted, account.currency);
   });
 }

@@ -135,6 +135,78 @@ describe('spend caps and low-balance alerts', () => {
     await s.send('PUT', capUrl, owner, { monthly_limit: null });
   });
 
+  it('records each change in the activity log, by whom and with the value it replaced; a refused one not', async () => {
+    const owner = s.people.OWNER;
+    const orgId = await fundedOrganization(1000);
+    const clientId = (
+      await createClient(t.ctx.db, { organizationId: orgId, ownerId: owner.id, name: 'Quay' })
+    ).id;
+    const logged = async (action: string) =>
+      (await s.send('GET', `/v1/organizations/${orgId}/activities/?action=${action}`, owner))
+        .json()
+        .results.map((a: { user: { id: string }; object_type: string; data: object }) => ({
+          by: a.user.id,
+          on: a.object_type,
+          ...a.data,
+        }));
+    const capUrl = `/v1/organizations/${orgId}/balance/spend-cap/`;
+    const alertsUrl = `/v1/organizations/${orgId}/balance/alerts/`;
+    for (const limit of [900, 400])
+      expect((await s.send('PUT', capUrl, owner, { monthly_limit: limit })).statusCode).toBe(200);
+    expect(
+      (await s.send('PUT', `/v1/clients/${clientId}/spend-cap/`, owner, { monthly_limit: 50 }))
+        .statusCode,
+    ).toBe(200);
+    expect((await s.send('PUT', alertsUrl, owner, { thresholds: [100, 300] })).statusCode).toBe(
+      200,
+    );
+    expect((await s.send('PUT', capUrl, owner, { monthly_limit: -5 })).statusCode).toBe(400);
+    expect((await s.send('PUT', alertsUrl, owner, { thresholds: [0] })).statusCode).toBe(400);
+
+    // All at one clock reading: the log's order among them is not the point.
+    const caps = await logged('UPDATE_SPEND_CAP');
+    expect(caps).toHaveLength(3);
+    expect(caps).toEqual(
+      expect.arrayContaining([
+        {
+          by: owner.id,
+          on: 'client',
+          scope: 'client',
+          client_id: clientId,
+          client_name: 'Quay',
+          monthly_limit: 50,
+          previous_monthly_limit: null,
+          currency: 'usd',
+        },
+        {
+          by: owner.id,
+          on: 'organization',
+          scope: 'organization',
+          monthly_limit: 400,
+          previous_monthly_limit: 900,
+          currency: 'usd',
+        },
+        {
+          by: owner.id,
+          on: 'organization',
+          scope: 'organization',
+          monthly_limit: 900,
+          previous_monthly_limit: null,
+          currency: 'usd',
+        },
+      ]),
+    );
+    expect(await logged('UPDATE_BALANCE_ALERTS')).toEqual([
+      {
+        by: owner.id,
+        on: 'organization',
+        thresholds: [300, 100],
+        previous_thresholds: [],
+        currency: 'usd',
+      },
+    ]);
+  });
+
   // ---- caps ----------------------------------------------------------------------------------
 
   it('a charge that would pass the organization’s cap is a 402 with the numbers; a refund makes room', async () => {

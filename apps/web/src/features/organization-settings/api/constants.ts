@@ -30,6 +30,10 @@ export const ACTIVITY_LABELS: Record<ActivityAction, string> = {
   REVOKE_API_KEY: 'Revoked an API key',
   CREATE_WEBHOOK: 'Added a webhook endpoint',
   DELETE_WEBHOOK: 'Deleted a webhook endpoint',
+  UPDATE_AUTO_TOP_UP: 'Changed auto top-up',
+  UPDATE_SPEND_CAP: 'Changed a spend cap',
+  UPDATE_BALANCE_ALERTS: 'Changed the low-balance alerts',
+  UPDATE_BILLING_DETAILS: 'Changed the billing details',
 };
 
 export const STATUS_LABELS = { all: 'All', enabled: 'Enabled', pending: 'Pending' } as const;
