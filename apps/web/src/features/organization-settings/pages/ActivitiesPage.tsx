@@ -23,6 +23,7 @@ import { IconActivity, IconDownload, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDate } from '../../../lib/dates';
+import { formatMoney } from '../../../lib/money';
 import { EmptyListCard } from '../../../lib/empty-list-card';
 import { PagePagination } from '../../../lib/page-pagination';
 import { QueryRetryAlert } from '../../../lib/retry-alert';
@@ -46,6 +47,33 @@ function Who({ activity }: { activity: Activity }) {
   );
 }
 
+/** An amount of a money setting's data (minor units), or "none" for a setting cleared. */
+const amount = (value: unknown, currency: string) =>
+  typeof value === 'number' ? formatMoney(value, currency) : 'none';
+
+/** The money settings' own details (issue 22): the new value, and what it replaced. */
+function moneySetting(action: string, data: Activity['data']): string | null {
+  const currency = typeof data.currency === 'string' ? data.currency : 'usd';
+  switch (action) {
+    case 'UPDATE_SPEND_CAP':
+      return `monthly limit ${amount(data.monthly_limit, currency)} (was ${amount(data.previous_monthly_limit, currency)})`;
+    case 'UPDATE_BALANCE_ALERTS': {
+      const thresholds = Array.isArray(data.thresholds) ? data.thresholds : [];
+      return thresholds.length === 0
+        ? 'no thresholds'
+        : `below ${thresholds.map((t) => amount(t, currency)).join(', ')}`;
+    }
+    case 'UPDATE_AUTO_TOP_UP':
+      return data.enabled === true ? `below ${amount(data.threshold, currency)}` : null;
+    case 'UPDATE_BILLING_DETAILS':
+      return [data.company_name, data.country, data.tax_id]
+        .filter((part) => typeof part === 'string')
+        .join(' · ');
+    default:
+      return null;
+  }
+}
+
 function what(activity: Activity): string {
   const data = activity.data;
   const parts: string[] = [];
@@ -54,6 +82,8 @@ function what(activity: Activity): string {
     parts.push(MODULE_NAMES[data.module as ModuleCode] ?? data.module);
   if (typeof data.enabled === 'boolean') parts.push(data.enabled ? 'on' : 'off');
   if (typeof data.report === 'string') parts.push(data.report);
+  const setting = moneySetting(activity.action, data);
+  if (setting) parts.push(setting);
   return parts.join(' · ');
 }
 
