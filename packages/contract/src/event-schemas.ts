@@ -157,6 +157,18 @@ export interface EventDataMap {
   };
   'invoice.paid': Money & { invoice_id: string; number: string; kind: InvoiceKind };
   /**
+   * The platform refunded `amount` of an invoice (issue 22 item 7): its credit note, and the
+   * credit a fund package's refund took back from the balance (0 for none).
+   */
+  'invoice.refunded': Money & {
+    invoice_id: string;
+    number: string;
+    credit_note_id: string;
+    credit_note_number: string;
+    reason: string;
+    credit_taken_back: number;
+  };
+  /**
    * A charge took the balance below a low-balance threshold (issue 22 item 3): once per
    * crossing, one event per threshold crossed; `available_balance` is what is left.
    */

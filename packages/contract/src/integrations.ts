@@ -65,6 +65,10 @@ export const EVENT_TYPE_CATALOGUE = [
   { type: 'balance.topped_up', description: 'Funds were added to the balance.' },
   { type: 'balance.low', description: 'The balance fell below its low-balance threshold.' },
   { type: 'invoice.paid', description: 'An invoice was paid.' },
+  {
+    type: 'invoice.refunded',
+    description: 'An invoice was refunded, in whole or in part, and its credit note issued.',
+  },
   { type: 'api_key.created', description: 'An API key was created.' },
   { type: 'api_key.revoked', description: 'An API key was revoked.' },
   { type: 'webhook.test', description: 'A test event, sent on request to one endpoint only.' },

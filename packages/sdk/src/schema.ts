@@ -19639,7 +19639,7 @@ export interface paths {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "member.added" | "member.removed" | "member.role_changed" | "invitation.sent" | "invitation.accepted" | "invitation.declined" | "workspace.created" | "workspace.approved" | "workspace.deleted" | "module.enabled" | "module.disabled" | "subscription.changed" | "balance.charged" | "balance.topped_up" | "balance.low" | "invoice.paid" | "api_key.created" | "api_key.revoked" | "webhook.test";
+                                type: "member.added" | "member.removed" | "member.role_changed" | "invitation.sent" | "invitation.accepted" | "invitation.declined" | "workspace.created" | "workspace.approved" | "workspace.deleted" | "module.enabled" | "module.disabled" | "subscription.changed" | "balance.charged" | "balance.topped_up" | "balance.low" | "invoice.paid" | "invoice.refunded" | "api_key.created" | "api_key.revoked" | "webhook.test";
                                 subject: string;
                                 data: {
                                     [key: string]: unknown;
@@ -19744,7 +19744,7 @@ export interface paths {
                         "application/json": {
                             results: {
                                 /** @enum {string} */
-                                type: "member.added" | "member.removed" | "member.role_changed" | "invitation.sent" | "invitation.accepted" | "invitation.declined" | "workspace.created" | "workspace.approved" | "workspace.deleted" | "module.enabled" | "module.disabled" | "subscription.changed" | "balance.charged" | "balance.topped_up" | "balance.low" | "invoice.paid" | "api_key.created" | "api_key.revoked" | "webhook.test";
+                                type: "member.added" | "member.removed" | "member.role_changed" | "invitation.sent" | "invitation.accepted" | "invitation.declined" | "workspace.created" | "workspace.approved" | "workspace.deleted" | "module.enabled" | "module.disabled" | "subscription.changed" | "balance.charged" | "balance.topped_up" | "balance.low" | "invoice.paid" | "invoice.refunded" | "api_key.created" | "api_key.revoked" | "webhook.test";
                                 description: string;
                             }[];
                         };
@@ -20055,7 +20055,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         url: string;
-                        events: ("member.added" | "member.removed" | "member.role_changed" | "invitation.sent" | "invitation.accepted" | "invitation.declined" | "workspace.created" | "workspace.approved" | "workspace.deleted" | "module.enabled" | "module.disabled" | "subscription.changed" | "balance.charged" | "balance.topped_up" | "balance.low" | "invoice.paid" | "api_key.created" | "api_key.revoked")[];
+                        events: ("member.added" | "member.removed" | "member.role_changed" | "invitation.sent" | "invitation.accepted" | "invitation.declined" | "workspace.created" | "workspace.approved" | "workspace.deleted" | "module.enabled" | "module.disabled" | "subscription.changed" | "balance.charged" | "balance.topped_up" | "balance.low" | "invoice.paid" | "invoice.refunded" | "api_key.created" | "api_key.revoked")[];
                         /** @default  */
                         description?: string;
                     };
@@ -20362,7 +20362,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         url?: string;
-                        events?: ("member.added" | "member.removed" | "member.role_changed" | "invitation.sent" | "invitation.accepted" | "invitation.declined" | "workspace.created" | "workspace.approved" | "workspace.deleted" | "module.enabled" | "module.disabled" | "subscription.changed" | "balance.charged" | "balance.topped_up" | "balance.low" | "invoice.paid" | "api_key.created" | "api_key.revoked")[];
+                        events?: ("member.added" | "member.removed" | "member.role_changed" | "invitation.sent" | "invitation.accepted" | "invitation.declined" | "workspace.created" | "workspace.approved" | "workspace.deleted" | "module.enabled" | "module.disabled" | "subscription.changed" | "balance.charged" | "balance.topped_up" | "balance.low" | "invoice.paid" | "invoice.refunded" | "api_key.created" | "api_key.revoked")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -20785,7 +20785,7 @@ export interface paths {
                                 /** Format: uuid */
                                 event_id: string;
                                 /** @enum {string} */
-                                event_type: "member.added" | "member.removed" | "member.role_changed" | "invitation.sent" | "invitation.accepted" | "invitation.declined" | "workspace.created" | "workspace.approved" | "workspace.deleted" | "module.enabled" | "module.disabled" | "subscription.changed" | "balance.charged" | "balance.topped_up" | "balance.low" | "invoice.paid" | "api_key.created" | "api_key.revoked" | "webhook.test";
+                                event_type: "member.added" | "member.removed" | "member.role_changed" | "invitation.sent" | "invitation.accepted" | "invitation.declined" | "workspace.created" | "workspace.approved" | "workspace.deleted" | "module.enabled" | "module.disabled" | "subscription.changed" | "balance.charged" | "balance.topped_up" | "balance.low" | "invoice.paid" | "invoice.refunded" | "api_key.created" | "api_key.revoked" | "webhook.test";
                                 /** @enum {string} */
                                 status: "pending" | "succeeded" | "failed";
                                 attempt_count: number;
@@ -20906,7 +20906,7 @@ export interface paths {
                             /** Format: uuid */
                             event_id: string;
                             /** @enum {string} */
-                            event_type: "member.added" | "member.removed" | "member.role_changed" | "invitation.sent" | "invitation.accepted" | "invitation.declined" | "workspace.created" | "workspace.approved" | "workspace.deleted" | "module.enabled" | "module.disabled" | "subscription.changed" | "balance.charged" | "balance.topped_up" | "balance.low" | "invoice.paid" | "api_key.created" | "api_key.revoked" | "webhook.test";
+                            event_type: "member.added" | "member.removed" | "member.role_changed" | "invitation.sent" | "invitation.accepted" | "invitation.declined" | "workspace.created" | "workspace.approved" | "workspace.deleted" | "module.enabled" | "module.disabled" | "subscription.changed" | "balance.charged" | "balance.topped_up" | "balance.low" | "invoice.paid" | "invoice.refunded" | "api_key.created" | "api_key.revoked" | "webhook.test";
                             /** @enum {string} */
                             status: "pending" | "succeeded" | "failed";
                             attempt_count: number;

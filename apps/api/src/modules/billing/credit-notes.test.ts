@@ -1,6 +1,6 @@
 // engine-parity: fifty refunds of one invoice at once
 import { ErrorCode, type InvoiceKind } from '@portolan/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.ts';
 import {
@@ -12,6 +12,7 @@ import {
 import {
   billingAccounts,
   creditNotes,
+  events,
   fundPackages,
   invoices,
   ledgerEntries,
@@ -123,6 +124,15 @@ describe('refunds and credit notes', () => {
     )[0]!;
   const ledgerOf = (orgId: string) =>
     t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.organization_id, orgId));
+  /** The organization's invoice.refunded events, in the order they were recorded. */
+  const refundEventsOf = async (orgId: string): Promise<Record<string, unknown>[]> =>
+    (
+      await t.ctx.db
+        .select()
+        .from(events)
+        .where(and(eq(events.organization_id, orgId), eq(events.type, 'invoice.refunded')))
+        .orderBy(asc(events.seq))
+    ).map((e) => ({ subject: e.subject, ...e.data }));
 
   it('only platform administrators refund: 401 anonymous, 403 to everyone else (the OWNER too), before anything is read', async () => {
     const invoice = await paidInvoice(s.orgId, 1000);
@@ -200,6 +210,20 @@ describe('refunds and credit notes', () => {
     ]);
     expect(new Set(notes.map((n) => n.gateway_ref)).size).toBe(2);
     expect((await accountOf(orgId)).next_credit_note_number).toBe(3);
+    // One invoice.refunded a credit note (none for the replay), ordered with the invoice's events.
+    expect(await refundEventsOf(orgId)).toEqual(
+      notes.map((n, i) => ({
+        subject: `invoice:${invoice.id}`,
+        invoice_id: invoice.id,
+        number,
+        credit_note_id: n.id,
+        credit_note_number: `CN-00000${i + 1}`,
+        reason: ['Outage in May', 'Cancelled'][i],
+        credit_taken_back: 0,
+        amount: n.amount,
+        currency: 'usd',
+      })),
+    );
     // The sandbox took both and has nothing left to give back.
     const more = await sandbox.refund({
       chargeRef: invoice.gateway_ref!,
@@ -243,6 +267,7 @@ describe('refunds and credit notes', () => {
     expect(notes.map((n) => n.number).sort((a, b) => a - b)).toEqual(
       Array.from({ length: 30 }, (_, i) => i + 1),
     );
+    expect(await refundEventsOf(orgId), 'one event a credit note').toHaveLength(30);
   });
 
   it('refuses an invoice without a card payment (409), and writes nothing when the gateway refuses (402) or does not answer (503)', async () => {
@@ -288,6 +313,7 @@ describe('refunds and credit notes', () => {
     expect(unsure.statusCode).toBe(503);
     expect(unsure.json().code).toBe(ErrorCode.SERVICE_UNAVAILABLE);
     expect(await notesOf(orgId)).toEqual([]);
+    expect(await refundEventsOf(orgId)).toEqual([]);
     expect((await accountOf(orgId)).next_credit_note_number).toBe(1);
     // Asked again with the same key, it refunds (once).
     const retried = await refund(admin, invoice.id, { reason: 'x' }, key);
@@ -310,6 +336,9 @@ describe('refunds and credit notes', () => {
     // credit × refunded ÷ price, rounded down, on the running total.
     expect(takenBack.map((e) => e.amount)).toEqual([-5250, -3499, -12251]);
     expect(takenBack.map((e) => e.reference)).toEqual(['CN-000001', 'CN-000002', 'CN-000003']);
+    expect((await refundEventsOf(orgId)).map((e) => e.credit_taken_back)).toEqual([
+      5250, 3499, 12251,
+    ]);
     expect(takenBack.every((e) => e.invoice_id === invoice.id && e.source === 'system')).toBe(true);
     const balance = (await accountOf(orgId)).available_balance;
     expect(balance).toBe(0);

@@ -13,6 +13,7 @@ import { AppError, conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { pageFromRows, rowsOf, windowTotal, type PageQuery } from '../../lib/pagination.ts';
 import { lockTenant } from '../access/index.ts';
+import { recordChangeEvents } from '../events/index.ts';
 import { lockAccount } from './account.ts';
 import { billedToNow } from './billing-details.ts';
 import { appendEntry, insufficientBalance } from './ledger.ts';
@@ -176,6 +177,21 @@ export async function refundInvoice(
         source: 'system',
         invoiceId: invoice.id,
       });
+    await recordChangeEvents(tx, organizationId, now, [
+      {
+        type: 'invoice.refunded',
+        data: {
+          invoice_id: invoice.id,
+          number: invoiceNumber,
+          credit_note_id: note.id,
+          credit_note_number: creditNoteNumberText(note.number),
+          reason: note.reason,
+          credit_taken_back: takeBack,
+          amount,
+          currency: invoice.currency,
+        },
+      },
+    ]);
     return toCreditNoteDto({ note, invoiceNumber: invoice.number });
   });
 }

@@ -31,6 +31,7 @@ const SUBJECTS: {
   'balance.topped_up': (_d, organizationId) => `balance:${organizationId}`,
   'balance.low': (_d, organizationId) => `balance:${organizationId}`,
   'invoice.paid': (d) => `invoice:${d.invoice_id}`,
+  'invoice.refunded': (d) => `invoice:${d.invoice_id}`,
 };
 
 /** Records the events of one change of the organization, at one time, in the caller's transaction. */
