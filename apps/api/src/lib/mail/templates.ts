@@ -346,6 +346,45 @@ export function lowBalanceMail(
   });
 }
 
+/** An invoice was refunded and its credit note issued (issue 22 item 7). */
+export function creditNoteMail(
+  ctx: MailContext,
+  to: string,
+  firstName: string,
+  input: {
+    organization: string;
+    invoiceNumber: string;
+    creditNoteNumber: string;
+    /** What went back to the card, formatted ("$29.00"). */
+    amount: string;
+    reason: string;
+    /** The credit a fund package's refund took back from the balance, formatted; null for none. */
+    creditTakenBack: string | null;
+    historyPath: string;
+  },
+) {
+  const base = ctx.publicUrl.replace(/\/+$/, '');
+  return layout(
+    ctx,
+    to,
+    `Credit note ${input.creditNoteNumber}: ${input.invoiceNumber} of ${input.organization} refunded`,
+    {
+      greeting: `Hello ${firstName || 'there'},`,
+      lines: [
+        `${input.amount} of invoice ${input.invoiceNumber} went back to the card it was paid with. Reason: ${input.reason}`,
+        ...(input.creditTakenBack
+          ? [
+              `The refund covers funds bought for the balance, so their credit of ${input.creditTakenBack} was taken back from it.`,
+            ]
+          : []),
+        `Credit note ${input.creditNoteNumber} records it. Its PDF is in the billing history, beside the invoice; the card statement shows the money back within a few days.`,
+      ],
+      links: [{ label: 'Open the billing history', url: `${base}${input.historyPath}` }],
+      footer: 'You get this e-mail as an owner or admin of the organization.',
+    },
+  );
+}
+
 /** What the auto top-up mails say of the top-up that was declined (issue 22 item 1). */
 export interface DeclinedTopUp {
   organization: string;

@@ -16,9 +16,17 @@ import {
   fundPackages,
   invoices,
   ledgerEntries,
+  mailOutbox,
+  notifications,
 } from '../../db/schema/index.ts';
 import type { SandboxGateway } from '../../lib/payments/index.ts';
-import { createInvoice, createOrganization, createPaymentMethod } from '../../seed/factories.ts';
+import {
+  addOrganizationMember,
+  createInvoice,
+  createOrganization,
+  createPaymentMethod,
+  createUser,
+} from '../../seed/factories.ts';
 import { grantPlatformAdmin } from '../release-notes/index.ts';
 import { recordInvoice } from './invoices.ts';
 import { newKey } from './test-flow.ts';
@@ -237,6 +245,69 @@ describe('refunds and credit notes', () => {
     const other = await newOrg();
     const elsewhere = await refund(admin, (await paidInvoice(other, 100)).id, { reason: 'x' });
     expect(elsewhere.json().number).toBe('CN-000001');
+  });
+
+  it('tells the OWNERs and ADMINs of each credit note, in the bell and by e-mail; STAFF not, a replay not again', async () => {
+    const owner = s.people.OWNER;
+    const admin2 = await createUser(t.ctx.db, { first_name: 'Ada' });
+    const staff = await createUser(t.ctx.db, { first_name: 'Sam' });
+    const org = await createOrganization(t.ctx.db, { ownerId: owner.id, name: 'Tidewater Ltd' });
+    await addOrganizationMember(t.ctx.db, {
+      organizationId: org.id,
+      userId: admin2.id,
+      role: 'ADMIN',
+    });
+    await addOrganizationMember(t.ctx.db, {
+      organizationId: org.id,
+      userId: staff.id,
+      role: 'STAFF',
+    });
+    const { invoice, price } = await topUp(org.id, 'Team');
+    const number = `INV-${String(invoice.number).padStart(6, '0')}`;
+    const key = newKey();
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await refund(admin, invoice.id, { amount: 5000, reason: 'Unused funds' }, key)).statusCode,
+      ).toBe(201);
+
+    const historyPath = `/ps/organization-settings/${org.id}/billing/history`;
+    for (const person of [owner, admin2]) {
+      const bell = await t.ctx.db
+        .select()
+        .from(notifications)
+        .where(
+          and(
+            eq(notifications.recipient_id, person.id),
+            eq(notifications.organization_id, org.id),
+            eq(notifications.type, 'BILLING'),
+          ),
+        );
+      expect(bell.map((n) => [n.organization_id, n.meta, n.extra_message])).toEqual([
+        [
+          org.id,
+          { kind: 'credit_note', path: historyPath },
+          `${number} was refunded: $50.00 back to the card. $52.50 of credit was taken back from the balance. Credit note CN-000001 is in the billing history.`,
+        ],
+      ]);
+      // The OWNER owns other organizations of this file: their mails are not this one's.
+      const mails = (
+        await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to_address, person.email))
+      ).filter((m) => m.subject.includes('Tidewater Ltd'));
+      expect(mails.map((m) => m.subject)).toEqual([
+        `Credit note CN-000001: ${number} of Tidewater Ltd refunded`,
+      ]);
+      expect(mails[0]!.text_body).toContain(`$50.00 of invoice ${number} went back to the card`);
+      expect(mails[0]!.text_body).toContain('their credit of $52.50 was taken back');
+      expect(mails[0]!.text_body).toContain(`Open the billing history: http`);
+      expect(mails[0]!.text_body).toContain(historyPath);
+    }
+    expect(price).toBe(20000);
+    expect(
+      await t.ctx.db.select().from(notifications).where(eq(notifications.recipient_id, staff.id)),
+    ).toEqual([]);
+    expect(
+      await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to_address, staff.email)),
+    ).toEqual([]);
   });
 
   it('two refunds of the rest at once: one credit note, the other NOT_REFUNDABLE', async () => {

@@ -10,11 +10,13 @@ import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { billingAccounts, creditNotes, invoices, ledgerEntries } from '../../db/schema/index.ts';
 import { AppError, conflict, fieldError, notFound } from '../../lib/errors.ts';
+import { creditNoteMail } from '../../lib/mail/templates.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { pageFromRows, rowsOf, windowTotal, type PageQuery } from '../../lib/pagination.ts';
 import { lockTenant } from '../access/index.ts';
 import { recordChangeEvents } from '../events/index.ts';
 import { lockAccount } from './account.ts';
+import { billingPagePath, tellBillingContacts } from './billing-contacts.ts';
 import { billedToNow } from './billing-details.ts';
 import { appendEntry, insufficientBalance } from './ledger.ts';
 
@@ -192,7 +194,45 @@ export async function refundInvoice(
         },
       },
     ]);
+    await tellOfCreditNote(ctx, tx, {
+      organizationId,
+      invoiceNumber,
+      creditNoteNumber: creditNoteNumberText(note.number),
+      amount: formatMoney(amount, invoice.currency),
+      reason: note.reason,
+      creditTakenBack: takeBack > 0 ? formatMoney(takeBack, invoice.currency) : null,
+    });
     return toCreditNoteDto({ note, invoiceNumber: invoice.number });
+  });
+}
+
+/** The OWNERs and ADMINs hear of a credit note (bell and e-mail), with the way to its PDF. */
+function tellOfCreditNote(
+  ctx: AppContext,
+  tx: Tx,
+  note: {
+    organizationId: string;
+    invoiceNumber: string;
+    creditNoteNumber: string;
+    amount: string;
+    reason: string;
+    creditTakenBack: string | null;
+  },
+) {
+  const historyPath = billingPagePath(note.organizationId, 'history');
+  const takenBack = note.creditTakenBack
+    ? ` ${note.creditTakenBack} of credit was taken back from the balance.`
+    : '';
+  return tellBillingContacts(ctx, tx, note.organizationId, {
+    kind: 'credit_note',
+    message: `${note.invoiceNumber} was refunded: ${note.amount} back to the card.${takenBack} Credit note ${note.creditNoteNumber} is in the billing history.`,
+    path: historyPath,
+    mail: (contact) =>
+      creditNoteMail(ctx.mail, contact.email, contact.firstName, {
+        ...note,
+        organization: contact.organization,
+        historyPath,
+      }),
   });
 }
 
