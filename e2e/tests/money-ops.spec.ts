@@ -4,9 +4,9 @@
 // organization's monthly cap, auto top-up and a workspace's cap in its dialog; charges made
 // through the API cross an alert, which the bell shows with its link; the usage report shows
 // them by service and by workspace with its chart, and downloads as CSV; an operator's refund
-// issues a credit note listed under the invoices, whose PDF prints the billing details. Axe at
-// 1440 and 390 px on each page and the dialog, none scrolling sideways on a phone; with
-// E2E_SHOTS_DIR set, each is photographed at both widths.
+// issues a credit note, told in the bell whose link leads to it under the invoices, and its PDF
+// prints the billing details. Axe at 1440 and 390 px on each page and the dialog, none scrolling
+// sideways on a phone; with E2E_SHOTS_DIR set, each is photographed at both widths.
 import fs from 'node:fs/promises';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
@@ -239,7 +239,15 @@ test('the demo owner sets billing details and wallet settings, then sees usage a
     expect(refund.status(), await refund.text()).toBe(201);
     const note = (await refund.json()) as { number: string };
 
-    await billingNav(page).getByRole('link', { name: 'History' }).click();
+    // The bell tells of the credit note (pushed to the open page) and leads to the history.
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    const told = page
+      .getByRole('list', { name: 'Notifications' })
+      .getByRole('listitem')
+      .filter({ hasText: `Credit note ${note.number}` });
+    await expect(told).toContainText(`${first.number} was refunded: $10.00 back to the card.`);
+    await told.getByRole('link', { name: 'See the billing history' }).click();
+    await expect(page).toHaveURL(new RegExp(`${billing}/history$`));
     const notes = page.getByRole('region', { name: 'Credit notes' });
     const row = notes.getByRole('row', { name: new RegExp(note.number) });
     await expect(row).toContainText(first.number);
