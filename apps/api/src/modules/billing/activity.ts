@@ -1,5 +1,7 @@
 import type { ActivityAction } from '@portolan/contract';
+import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
+import type { Actor } from '../access/index.ts';
 import { recordActivity } from '../activities/index.ts';
 import { recordChangeEvents, type ChangeEvent } from '../events/index.ts';
 
@@ -30,5 +32,34 @@ export async function recordBillingActivity(
     organizationId: entry.organizationId,
     data: entry.data,
     at: entry.at,
+  });
+}
+
+/**
+ * A money setting an OWNER or ADMIN changed (issue 22), in the organization's log, in the
+ * change's transaction: about the organization, or about the workspace (`clientId`) it names.
+ */
+export function recordSettingChange(
+  ctx: Pick<AppContext, 'clock'>,
+  tx: Tx,
+  actor: Actor,
+  change: {
+    action: Extract<
+      ActivityAction,
+      'UPDATE_AUTO_TOP_UP' | 'UPDATE_SPEND_CAP' | 'UPDATE_BALANCE_ALERTS' | 'UPDATE_BILLING_DETAILS'
+    >;
+    data: Record<string, unknown>;
+    clientId?: string;
+  },
+): Promise<void> {
+  const organizationId = actor.organization.id;
+  return recordActivity(tx, {
+    userId: actor.userId,
+    action: change.action,
+    objectType: change.clientId ? 'client' : 'organization',
+    objectId: change.clientId ?? organizationId,
+    organizationId,
+    data: change.data,
+    at: ctx.clock.now(),
   });
 }

@@ -1,5 +1,4 @@
 import {
-  ActivityAction,
   ErrorCode,
   type AutoTopUp,
   type AutoTopUpAttempt,
@@ -11,8 +10,8 @@ import type { Db, Tx } from '../../db/client.ts';
 import { autoTopUps, billingAccounts, fundPackages } from '../../db/schema/index.ts';
 import { conflict, fieldError } from '../../lib/errors.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
-import { recordActivity } from '../activities/index.ts';
 import { lockAccount, type AccountRow } from './account.ts';
+import { recordSettingChange } from './activity.ts';
 import { defaultCard } from './renewal.ts';
 import { findSubscription } from './subscription-repo.ts';
 
@@ -141,12 +140,8 @@ export async function updateAutoTopUp(
         modified_at: ctx.clock.now(),
       })
       .where(eq(billingAccounts.organization_id, organizationId));
-    await recordActivity(tx, {
-      userId: actor.userId,
-      action: ActivityAction.UPDATE_AUTO_TOP_UP,
-      objectType: 'organization',
-      objectId: organizationId,
-      organizationId,
+    await recordSettingChange(ctx, tx, actor, {
+      action: 'UPDATE_AUTO_TOP_UP',
       data: {
         enabled: body.enabled,
         threshold: body.threshold,
@@ -154,7 +149,6 @@ export async function updateAutoTopUp(
         previous_enabled: before.auto_top_up_enabled,
         currency: before.currency,
       },
-      at: ctx.clock.now(),
     });
     return readAutoTopUp(tx, organizationId);
   });

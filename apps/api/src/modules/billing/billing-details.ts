@@ -1,5 +1,4 @@
 import {
-  ActivityAction,
   isCountryCode,
   normalizeTaxId,
   TAX_ID_RULES,
@@ -11,7 +10,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { billingDetails, type BilledTo } from '../../db/schema/index.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
-import { recordActivity } from '../activities/index.ts';
+import { recordSettingChange } from './activity.ts';
 
 /**
  * An organization's billing details (issue 22 item 6): the company, address, country and tax ID
@@ -62,14 +61,9 @@ export async function saveBillingDetails(
       .values({ organization_id: organizationId, ...values })
       .onConflictDoUpdate({ target: billingDetails.organization_id, set: values })
       .returning();
-    await recordActivity(tx, {
-      userId: actor.userId,
-      action: ActivityAction.UPDATE_BILLING_DETAILS,
-      objectType: 'organization',
-      objectId: organizationId,
-      organizationId,
+    await recordSettingChange(ctx, tx, actor, {
+      action: 'UPDATE_BILLING_DETAILS',
       data: { company_name: values.company_name, country: values.country, tax_id: values.tax_id },
-      at: values.modified_at,
     });
     return toDto(row);
   });

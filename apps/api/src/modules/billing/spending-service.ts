@@ -1,11 +1,11 @@
-import { ActivityAction, type BalanceAlerts, type SpendCap } from '@portolan/contract';
+import type { BalanceAlerts, SpendCap } from '@portolan/contract';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { billingAccounts, workspaceSpendCaps } from '../../db/schema/index.ts';
 import { lockTenant, type Actor } from '../access/index.ts';
-import { recordActivity } from '../activities/index.ts';
 import { lockAccount, readBalance } from './account.ts';
+import { recordSettingChange } from './activity.ts';
 import { toSpendCapDto } from './spending.ts';
 
 /**
@@ -30,19 +30,14 @@ export async function setOrganizationCap(
       .where(eq(billingAccounts.organization_id, organizationId))
       .returning();
     const { spend_cap, spend_period_start, spent_this_period, currency } = account!;
-    await recordActivity(tx, {
-      userId: actor.userId,
-      action: ActivityAction.UPDATE_SPEND_CAP,
-      objectType: 'organization',
-      objectId: organizationId,
-      organizationId,
+    await recordSettingChange(ctx, tx, actor, {
+      action: 'UPDATE_SPEND_CAP',
       data: {
         scope: 'organization',
         monthly_limit: spend_cap,
         previous_monthly_limit: before.spend_cap,
         currency,
       },
-      at: ctx.clock.now(),
     });
     return toSpendCapDto(
       { monthly_limit: spend_cap, period_start: spend_period_start, spent: spent_this_period },
@@ -94,12 +89,8 @@ export async function setWorkspaceCap(
         set: { monthly_limit: monthlyLimit },
       })
       .returning();
-    await recordActivity(tx, {
-      userId: actor.userId,
-      action: ActivityAction.UPDATE_SPEND_CAP,
-      objectType: 'client',
-      objectId: clientId,
-      organizationId,
+    await recordSettingChange(ctx, tx, actor, {
+      action: 'UPDATE_SPEND_CAP',
       data: {
         scope: 'client',
         client_id: clientId,
@@ -108,7 +99,7 @@ export async function setWorkspaceCap(
         previous_monthly_limit: before?.monthly_limit ?? null,
         currency: account.currency,
       },
-      at: ctx.clock.now(),
+      clientId: clientId,
     });
     return toSpendCapDto(row!, account.currency, ctx.clock.now());
   });
@@ -144,18 +135,13 @@ export async function setAlerts(
       .update(billingAccounts)
       .set({ low_balance_thresholds: sorted })
       .where(eq(billingAccounts.organization_id, organizationId));
-    await recordActivity(tx, {
-      userId: actor.userId,
-      action: ActivityAction.UPDATE_BALANCE_ALERTS,
-      objectType: 'organization',
-      objectId: organizationId,
-      organizationId,
+    await recordSettingChange(ctx, tx, actor, {
+      action: 'UPDATE_BALANCE_ALERTS',
       data: {
         thresholds: sorted,
         previous_thresholds: account.low_balance_thresholds,
         currency: account.currency,
       },
-      at: ctx.clock.now(),
     });
     return toAlertsDto(sorted, account.currency);
   });
